@@ -1,0 +1,204 @@
+"""Match: rounds played to the target — who leads next, the running score, Kozel's eggs,
+its 13 rule and the goat.
+
+>>> from bones import Rules
+>>> match = Match(Rules.preset("draw", target=None), seed=3)
+>>> while not match.is_over:
+...     match.push(match.round.legal_moves()[0])
+>>> len(match.results), match.winner == match.results[0].winner
+(1, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from bones.moves import IllegalMove, Move
+from bones.round import Deal, Round, _rng, void_reason
+from bones.rules import Rules
+from bones.scoring import RoundResult
+from bones.tiles import Tile, mask_of
+
+__all__ = ["Match"]
+
+DealLike = Deal | Mapping[str, Sequence[Any]]
+
+
+class Match:
+    """Rounds to the target. A finished round starts the next one by itself.
+
+    ``scores`` run per side (All Fives' count points count at once; Kozel's are
+    penalties). ``winner`` is the winning side; Kozel also names the ``loser`` (the
+    goat) and whether the win was a ``shutout``.
+    """
+
+    def __init__(self, rules: Rules, seed: int | None = None) -> None:
+        self._setup(rules, _rng(seed), ())
+
+    @classmethod
+    def from_deals(
+        cls, rules: Rules, deals: Iterable[DealLike], seed: int | None = None
+    ) -> Match:
+        """A match whose rounds use ``deals`` first, in order (each ``{"hands": ...,
+        "boneyard": ...}``; a void Kozel deal is skipped as a redeal), then random deals
+        from ``seed``."""
+        match = object.__new__(cls)
+        match._setup(rules, _rng(seed), tuple(deals))
+        return match
+
+    def _setup(self, rules: Rules, rng: random.Random, deals: tuple[DealLike, ...]) -> None:
+        self.rules = rules
+        self._rng = rng
+        self._given = list(deals)
+        self.deals: list[tuple[Deal, str | None]] = []
+        """Every deal so far with the reason it was void (Kozel redeals), else None."""
+        self.rounds: list[Round] = []
+        self.results: list[RoundResult] = []
+        self.scores_after: list[tuple[int, ...]] = []
+        """The score per side after each finished round."""
+        self._committed = [0] * rules.sides
+        self.eggs = 0
+        """Kozel: pips of tied fishes waiting for the pair that loses the next round."""
+        self.winner: int | None = None
+        self.loser: int | None = None
+        self.shutout = False
+        self.is_over = False
+        self._start(None)
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def round(self) -> Round:
+        """The round being played (the last one, once the match is over)."""
+        return self.rounds[-1]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The running score per side, this deal's All Fives count points included."""
+        scores = list(self._committed)
+        current = self.round
+        if not self.is_over and self.rules.variant == "allfives":
+            for seat, points in enumerate(current.count_points):
+                scores[seat] += points
+        return tuple(scores)
+
+    # -- playing -------------------------------------------------------------------------
+
+    def push(self, move: Move | str) -> None:
+        """Play a move in the current round; a round that ends starts the next."""
+        if self.is_over:
+            raise IllegalMove("the match is over")
+        self.round.push(move)
+        self._settle()
+
+    def _settle(self) -> None:
+        while self.round.is_over and not self.is_over:
+            self._finish(self.round)
+            if not self.is_over:
+                self._start(self._next_leader())
+
+    def _start(self, leader: int | None) -> None:
+        while True:
+            deal = self._next_deal()
+            why = void_reason(self.rules, [mask_of(h) for h in deal.hands])
+            self.deals.append((deal, why))
+            if why is None:
+                break
+        self.rounds.append(Round.from_hands(
+            self.rules, deal.hands, deal.boneyard, leader=leader, scores=tuple(self._committed)
+        ))
+        self._settle()
+
+    def _next_deal(self) -> Deal:
+        if not self._given:
+            return Deal.shuffle(self.rules, self._rng)
+        given = self._given.pop(0)
+        if isinstance(given, Deal):
+            return given
+        try:
+            hands = tuple(tuple(Tile.coerce(t) for t in h) for h in given["hands"])
+            boneyard = tuple(Tile.coerce(t) for t in given.get("boneyard", ()))
+        except (KeyError, TypeError) as error:
+            raise ValueError(f"a deal needs hands and a boneyard: {error}") from None
+        return Deal(hands, boneyard)
+
+    def _next_leader(self) -> int | None:
+        last = self.results[-1]
+        variant = self.rules.variant
+        if variant == "kozel":
+            return last.ended_by
+        if variant == "allfives" or self.rules.opening_every_round:
+            return None
+        return last.winner
+
+    def _finish(self, rnd: Round) -> None:
+        result = rnd.result
+        assert result is not None
+        self.results.append(result)
+        if self.rules.variant == "kozel":
+            self._write_penalty(result)
+        else:
+            for seat, points in enumerate(rnd.count_points):
+                self._committed[seat] += points
+            for side, points in enumerate(result.points):
+                self._committed[side] += points
+        self.scores_after.append(tuple(self._committed))
+        self._decide(result)
+
+    def _write_penalty(self, result: RoundResult) -> None:
+        """Kozel: the losing pair writes its penalty plus any eggs, unless it is still at
+        0 and the sum is below 13; a tied fish lays its pips as eggs instead."""
+        if result.winner is None:
+            self.eggs += result.eggs
+            return
+        loser = 1 - result.winner
+        penalty = result.points[loser] + self.eggs
+        self.eggs = 0
+        if self._committed[loser] > 0 or penalty >= 13:
+            self._committed[loser] += penalty
+
+    def _decide(self, result: RoundResult) -> None:
+        target = self.rules.target
+        scores = self._committed
+        if self.rules.variant == "kozel":
+            over = [side for side, s in enumerate(scores) if target is not None and s > target]
+            if over or target is None:
+                self.is_over = True
+                self.loser = over[0] if over else (
+                    None if result.winner is None else 1 - result.winner)
+                self.winner = None if self.loser is None else 1 - self.loser
+                self.shutout = self.winner is not None and scores[self.winner] == 0
+            return
+        if result.reason == "target":
+            self.is_over, self.winner = True, result.winner
+        elif target is None:
+            self.is_over = True
+            self.winner = result.winner
+            if self.rules.variant == "allfives":  # count points may outweigh the award
+                best = max(scores)
+                self.winner = scores.index(best) if scores.count(best) == 1 else None
+        elif max(scores) >= target:
+            self.is_over, self.winner = True, scores.index(max(scores))
+
+    # -- the record ----------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """The game as JSON-ready data: rules, every deal, every move, every result.
+        ``Match.from_record`` replays it and checks it."""
+        from bones.record import to_record
+
+        return to_record(self)
+
+    @classmethod
+    def from_record(cls, data: Any) -> Match:
+        """Replay a record, checking every move and result; ``RecordError`` names the
+        first problem."""
+        from bones.record import from_record
+
+        return from_record(data)
+
+    def __repr__(self) -> str:
+        state = f"winner {self.winner}" if self.is_over else f"round {len(self.rounds)}"
+        return f"<Match {self.rules.variant} {list(self.scores)} {state}>"

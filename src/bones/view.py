@@ -1,0 +1,112 @@
+"""PlayerView: exactly what one seat may see of a round, plus what it can infer.
+
+A view is the security boundary of bones: bots, clients and browsers get views, never
+a ``Round``. It holds the seat's own hand, the table, every player's tile count, the
+boneyard's count and the public history; never another hand or the boneyard's order.
+
+>>> from bones import Round, Rules
+>>> view = Round.deal(Rules.preset("draw"), seed=7).view(0)
+>>> len(view.hand), view.boneyard_count, view.hand_counts
+(7, 14, (7, 6))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from bones.layout import Placed
+from bones.moves import Move
+from bones.rules import Rules
+from bones.scoring import RoundResult
+from bones.tiles import Tile
+
+__all__ = ["Lead", "PlayerView", "infer_lacks"]
+
+
+class Lead(NamedTuple):
+    """Who opened the round with which tile, and whether the rules forced it."""
+
+    seat: int
+    tile: Tile
+    automatic: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What ``seat`` may see. ``history`` lists every move since the deal as
+    ``(seat, "6-3 right" | "6-3" | "draw" | "pass")``; ``lacks`` per seat the numbers
+    it has shown it does not hold (it drew or passed while they were open, and has
+    drawn nothing unseen since)."""
+
+    seat: int
+    rules: Rules
+    hand: tuple[Tile, ...]
+    line: tuple[Placed, ...]
+    arms: dict[str, tuple[Placed, ...]]
+    ends: tuple[int, ...]
+    places: dict[str, int]
+    hand_counts: tuple[int, ...]
+    boneyard_count: int
+    turn: int | None
+    lead: Lead | None
+    history: tuple[tuple[int, str], ...]
+    count_points: tuple[int, ...]
+    scores: tuple[int, ...]
+    legal_moves: tuple[Move, ...]
+    lacks: tuple[frozenset[int], ...]
+    is_over: bool
+    result: RoundResult | None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.turn == self.seat
+
+    @property
+    def unseen_count(self) -> int:
+        """Tiles this seat has not seen: other hands, boneyard and tiles out of play."""
+        placed = len(self.line) + sum(len(arm) for arm in self.arms.values())
+        return 28 - placed - len(self.hand)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON-ready data (what a client is sent)."""
+        return {
+            "seat": self.seat,
+            "rules": self.rules.to_dict(),
+            "hand": [str(t) for t in self.hand],
+            "line": [[p.a, p.b] for p in self.line],
+            "arms": {k: [[p.a, p.b] for p in arm] for k, arm in self.arms.items()},
+            "ends": list(self.ends),
+            "places": dict(self.places),
+            "hand_counts": list(self.hand_counts),
+            "boneyard_count": self.boneyard_count,
+            "turn": self.turn,
+            "lead": None if self.lead is None else {
+                "seat": self.lead.seat, "tile": str(self.lead.tile),
+                "automatic": self.lead.automatic,
+            },
+            "history": [[s, m] for s, m in self.history],
+            "count_points": list(self.count_points),
+            "scores": list(self.scores),
+            "legal_moves": [str(m) for m in self.legal_moves],
+            "lacks": [sorted(numbers) for numbers in self.lacks],
+            "is_over": self.is_over,
+            "result": None if self.result is None else self.result.to_dict(),
+        }
+
+
+def infer_lacks(players: int, events: Sequence[tuple[int, str, int]]) -> tuple[frozenset[int], ...]:
+    """Numbers each seat has shown it lacks, from ``(seat, "draw"|"pass", open)`` events
+    in order, ``open`` being the mask of numbers open at that moment.
+
+    A pass adds the open numbers. A draw shows the same, but the tile drawn is unseen
+    and may carry numbers lacked before, so only the numbers open now remain known.
+
+    >>> infer_lacks(2, [(1, "pass", 0b101), (1, "draw", 0b10)])
+    (frozenset(), frozenset({1}))
+    """
+    lacks = [0] * players
+    for seat, kind, numbers in events:
+        lacks[seat] = numbers if kind == "draw" else lacks[seat] | numbers
+    return tuple(frozenset(n for n in range(7) if mask >> n & 1) for mask in lacks)
