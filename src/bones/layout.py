@@ -35,13 +35,17 @@ class Placed(NamedTuple):
 
 
 class Line:
-    """The line of play with two open ends; ``-1`` stands for "no end" before the lead."""
+    """The line of play with two open ends; ``-1`` stands for "no end" before the lead.
+
+    Only tiles are stored: each one's orientation follows from the end it was laid on,
+    and is worked out when the line is shown.
+    """
 
     __slots__ = ("_leftward", "_rightward", "left", "right")
 
     def __init__(self) -> None:
-        self._leftward: list[Placed] = []  # from the lead outwards to the left
-        self._rightward: list[Placed] = []  # the lead, then outwards to the right
+        self._leftward: list[Tile] = []  # from the lead outwards to the left
+        self._rightward: list[Tile] = []  # the lead, then outwards to the right
         self.left = -1
         self.right = -1
 
@@ -51,7 +55,7 @@ class Line:
 
     def lead(self, tile: Tile) -> None:
         """Lay the first tile, high half left."""
-        self._rightward.append(Placed(tile, tile.high, tile.low))
+        self._rightward.append(tile)
         self.left, self.right = tile.high, tile.low
 
     def number(self, place: int) -> int:
@@ -63,22 +67,21 @@ class Line:
         return -1
 
     def place(self, tile: Tile, place: int) -> None:
-        """Lay ``tile`` at an open place it fits (the caller has checked)."""
+        """Lay ``tile`` at an open place it fits (the caller has checked); its other half
+        becomes the new end."""
         if place == LEFT:
-            end = self.left
-            self.left = tile.other(end)
-            self._leftward.append(Placed(tile, self.left, end))
+            self._leftward.append(tile)
+            self.left = tile.value - self.left
         else:
-            end = self.right
-            self.right = tile.other(end)
-            self._rightward.append(Placed(tile, end, self.right))
+            self._rightward.append(tile)
+            self.right = tile.value - self.right
 
     def unplace(self, place: int) -> None:
         """Take back the last tile laid at ``place`` (the lead goes by ``undo_lead``)."""
         if place == LEFT:
-            self.left = self._leftward.pop().b
+            self.left = self._leftward.pop().value - self.left
         else:
-            self.right = self._rightward.pop().a
+            self.right = self._rightward.pop().value - self.right
 
     def undo_lead(self) -> None:
         """Take back the lead of an otherwise empty line."""
@@ -99,8 +102,14 @@ class Line:
 
     @property
     def line(self) -> tuple[Placed, ...]:
-        """The tiles along the line, left to right."""
-        return (*reversed(self._leftward), *self._rightward)
+        """The tiles along the line, left to right, oriented."""
+        if not self._rightward:
+            return ()
+        lead = self._rightward[0]
+        left = _orient(lead.high, self._leftward)
+        right = _orient(lead.low, self._rightward[1:])
+        return (*(Placed(p.tile, p.b, p.a) for p in reversed(left)),
+                Placed(lead, lead.high, lead.low), *right)
 
     @property
     def arms(self) -> dict[str, tuple[Placed, ...]]:
@@ -115,7 +124,7 @@ class Line:
     def places(self) -> dict[str, int]:
         return {ENDS[p]: n for p, n in self.open_places()}
 
-    def _outer(self, place: int) -> Placed:
+    def _outer(self, place: int) -> Tile:
         if place == LEFT:
             return self._leftward[-1] if self._leftward else self._rightward[0]
         return self._rightward[-1]
@@ -126,12 +135,10 @@ class Line:
         if self.left < 0:
             return 0
         if len(self._rightward) == 1 and not self._leftward:
-            return self._rightward[0].tile.value
-        total = 0
-        for place in (LEFT, RIGHT):
-            tile = self._outer(place).tile
-            total += tile.value if tile.is_double else self.number(place)
-        return total
+            return self._rightward[0].value
+        left, right = self._outer(LEFT), self._outer(RIGHT)
+        return ((left.value if left.is_double else self.left)
+                + (right.value if right.is_double else self.right))
 
     def copy(self) -> Line:
         new = object.__new__(type(self))
@@ -139,6 +146,16 @@ class Line:
         new._rightward = self._rightward.copy()
         new.left, new.right = self.left, self.right
         return new
+
+
+def _orient(start: int, tiles: list[Tile]) -> list[Placed]:
+    """Tiles laid one after another outwards from ``start``: each touches the previous
+    end with ``a`` and opens ``b``."""
+    out = []
+    for tile in tiles:
+        out.append(Placed(tile, start, tile.value - start))
+        start = tile.value - start
+    return out
 
 
 class SpinnerLine(Line):
@@ -159,13 +176,9 @@ class SpinnerLine(Line):
     def __init__(self) -> None:
         super().__init__()
         self.spinner: Tile | None = None
-        self._arms: tuple[list[Placed], list[Placed]] = ([], [])
+        self._arms: tuple[list[Tile], list[Tile]] = ([], [])
         self.up = self.down = -1
         self._history: list[tuple[Tile | None, int, int]] = []
-
-    def _is_end(self, place: int) -> bool:
-        """True while the spinner itself is the outermost tile on that line side."""
-        return self._outer(place).tile is self.spinner
 
     def lead(self, tile: Tile) -> None:
         self._history.append((self.spinner, self.up, self.down))
@@ -182,23 +195,21 @@ class SpinnerLine(Line):
 
     def place(self, tile: Tile, place: int) -> None:
         self._history.append((self.spinner, self.up, self.down))
-        if place >= UP:
-            arm = self._arms[place - UP]
-            end = self.number(place)
-            placed = Placed(tile, end, tile.other(end))
-            arm.append(placed)
-            if place == UP:
-                self.up = placed.b
-            else:
-                self.down = placed.b
-            return
-        super().place(tile, place)
-        if self.spinner is None and tile.is_double:
-            self.spinner = tile
-        elif self.spinner is not None and self.up < 0 and not (
-            self._is_end(LEFT) or self._is_end(RIGHT)
-        ):
-            self.up = self.down = self.spinner.high
+        if place == UP:
+            self._arms[0].append(tile)
+            self.up = tile.value - self.up
+        elif place == DOWN:
+            self._arms[1].append(tile)
+            self.down = tile.value - self.down
+        else:
+            super().place(tile, place)
+            spinner = self.spinner
+            if spinner is None:
+                if tile.is_double:
+                    self.spinner = tile
+            elif self.up < 0 and self._outer(LEFT) is not spinner \
+                    and self._outer(RIGHT) is not spinner:
+                self.up = self.down = spinner.high
 
     def unplace(self, place: int) -> None:
         if place >= UP:
@@ -224,16 +235,17 @@ class SpinnerLine(Line):
 
     @property
     def arms(self) -> dict[str, tuple[Placed, ...]]:
-        if self.up < 0:
+        if self.up < 0 or self.spinner is None:
             return {}
-        return {"up": tuple(self._arms[0]), "down": tuple(self._arms[1])}
+        number = self.spinner.high
+        return {"up": tuple(_orient(number, self._arms[0])),
+                "down": tuple(_orient(number, self._arms[1]))}
 
     def count(self) -> int:
         total = super().count()
-        for arm in self._arms:
+        for arm, outer in zip(self._arms, (self.up, self.down), strict=True):
             if arm:
-                outer = arm[-1]
-                total += outer.tile.value if outer.tile.is_double else outer.b
+                total += arm[-1].value if arm[-1].is_double else outer
         return total
 
     def copy(self) -> SpinnerLine:

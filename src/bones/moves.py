@@ -12,9 +12,8 @@ True
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from bones.tiles import DOUBLE_SIX, Tile
+from bones.tiles import BY_INDEX, DOUBLE_SIX, SUIT, Tile, tiles_of
 
 __all__ = ["DRAW", "ENDS", "PASS", "Draw", "IllegalMove", "Move", "Pass", "Play", "parse_move"]
 
@@ -29,41 +28,109 @@ class IllegalMove(ValueError):
     says why; the round is left exactly as it was."""
 
 
-@dataclass(frozen=True, slots=True)
 class Play:
-    """Place ``tile`` at ``end`` ("left", "right", "up", "down"; ``None`` for a lead)."""
+    """Place ``tile`` at ``end`` ("left", "right", "up", "down"; ``None`` for a lead).
 
+    Plays are interned like tiles, so ``Play(Tile(6, 3), "right")`` is always the same
+    object and comparing two plays costs nothing.
+
+    >>> Play(Tile(3, 6), "right") is Play(Tile(6, 3), "right")
+    True
+    """
+
+    __slots__ = ("end", "place", "tile")
     tile: Tile
-    end: str | None = None
+    end: str | None
+    place: int  # the index of ``end`` in ENDS, -1 for a lead
+
+    def __new__(cls, tile: Tile, end: str | None = None) -> Play:
+        try:
+            return PLAYS[tile.index][end]
+        except (AttributeError, KeyError):
+            raise ValueError(f"a play is a Tile and an end from {ENDS} or None, "
+                             f"not {tile!r}, {end!r}") from None
+
+    @classmethod
+    def _make(cls, tile: Tile, end: str | None) -> Play:
+        play = object.__new__(cls)
+        play.tile, play.end, play.place = tile, end, _PLACE[end]
+        return play
 
     def __str__(self) -> str:
         return f"{self.tile}" if self.end is None else f"{self.tile} {self.end}"
 
+    def __repr__(self) -> str:
+        return f"Play(tile={self.tile!r}, end={self.end!r})"
 
-@dataclass(frozen=True, slots=True)
+    def __reduce__(self) -> tuple[type[Play], tuple[Tile, str | None]]:
+        return (Play, (self.tile, self.end))
+
+
 class Draw:
     """Take the top tile of the boneyard (only when nothing in hand fits)."""
+
+    __slots__ = ()
+    _one: Draw | None = None
+
+    def __new__(cls) -> Draw:
+        if cls._one is None:
+            cls._one = object.__new__(cls)
+        return cls._one
 
     def __str__(self) -> str:
         return "draw"
 
+    def __repr__(self) -> str:
+        return "Draw()"
 
-@dataclass(frozen=True, slots=True)
+    def __reduce__(self) -> tuple[type[Draw], tuple[()]]:
+        return (Draw, ())
+
+
 class Pass:
     """Knock: nothing fits and nothing can be drawn."""
+
+    __slots__ = ()
+    _one: Pass | None = None
+
+    def __new__(cls) -> Pass:
+        if cls._one is None:
+            cls._one = object.__new__(cls)
+        return cls._one
 
     def __str__(self) -> str:
         return "pass"
 
+    def __repr__(self) -> str:
+        return "Pass()"
 
+    def __reduce__(self) -> tuple[type[Pass], tuple[()]]:
+        return (Pass, ())
+
+
+_PLACE: dict[str | None, int] = {None: -1, **{end: i for i, end in enumerate(ENDS)}}
 Move = Play | Draw | Pass
 DRAW = Draw()
 PASS = Pass()
 
 PLAYS: tuple[dict[str | None, Play], ...] = tuple(
-    {end: Play(tile, end) for end in (None, *ENDS)} for tile in DOUBLE_SIX
+    {end: Play._make(tile, end) for end in (None, *ENDS)} for tile in DOUBLE_SIX
 )
 """``PLAYS[tile.index][end]``: the interned ``Play`` objects."""
+
+
+def _fits(end: str) -> dict[int, tuple[Play, ...]]:
+    table: dict[int, tuple[Play, ...]] = {}
+    for suit in SUIT:
+        members = [t.bit for t in BY_INDEX if t.bit & suit]
+        for choice in range(1 << len(members)):
+            mask = sum(bit for i, bit in enumerate(members) if choice >> i & 1)
+            table[mask] = tuple(PLAYS[t.index][end] for t in tiles_of(mask))
+    return table
+
+
+FITS: tuple[dict[int, tuple[Play, ...]], ...] = tuple(_fits(end) for end in ENDS)
+"""``FITS[place][hand & SUIT[n]]``: the plays of those tiles at that place, high first."""
 
 
 def parse_move(text: str) -> Move:
