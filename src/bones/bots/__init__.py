@@ -1,0 +1,25 @@
+"""Computer opponents. A bot sees only a ``PlayerView`` and answers with a move.
+
+>>> from bones import Round, Rules
+>>> rnd = Round.deal(Rules.preset("draw"), seed=2)
+>>> bot = get("easy", seed=1)
+>>> bot.choose(rnd.view(rnd.turn)) in rnd.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+from bones.bots.base import Bot
+from bones.bots.easy import EasyBot
+
+__all__ = ["LEVELS", "Bot", "EasyBot", "get"]
+
+LEVELS: dict[str, type[Bot]] = {"easy": EasyBot}
+
+
+def get(level: str, seed: int | None = None) -> Bot:
+    """A bot of the given level, deterministic under ``seed``."""
+    try:
+        return LEVELS[level](seed=seed)
+    except KeyError:
+        raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}") from None

@@ -1,0 +1,31 @@
+"""The bot interface: ``choose(view) -> Move``, deterministic under a seed."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from abc import ABC, abstractmethod
+
+from bones.moves import IllegalMove, Move
+from bones.view import PlayerView
+
+
+class Bot(ABC):
+    """A computer player. It is handed a seat's ``PlayerView`` and nothing else."""
+
+    level: str = ""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
+
+    def choose(self, view: PlayerView) -> Move:
+        """The move to make; the view must be this seat's turn."""
+        if not view.legal_moves:
+            raise IllegalMove(f"seat {view.seat} has no move to make: it is not its turn")
+        if len(view.legal_moves) == 1:
+            return view.legal_moves[0]
+        return self.pick(view)
+
+    @abstractmethod
+    def pick(self, view: PlayerView) -> Move:
+        """Choose among two or more legal moves."""

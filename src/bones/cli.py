@@ -1,0 +1,145 @@
+"""The ``bones`` command: replay a record, or play a game in the terminal.
+
+    bones replay game.json
+    bones play --variant kozel
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from bones import bots
+from bones.match import Match
+from bones.moves import IllegalMove
+from bones.record import RecordError, load
+from bones.rules import TARGETS, VARIANTS, Rules
+from bones.text import describe_rules, final_line, replay_lines, result_line, score_text, table_line
+
+
+def _target(text: str) -> int | None:
+    if text in ("none", "single", "round"):
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value not in TARGETS:
+        raise argparse.ArgumentTypeError("target is 50, 100, 150 or 'single'")
+    return value
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="bones", description="Dominoes with exact rules.")
+    commands = top.add_subparsers(dest="command", required=True)
+    replay = commands.add_parser("replay", help="print a game record move by move and check it")
+    replay.add_argument("record", help="a record file (JSON, from match.record())")
+    play = commands.add_parser("play", help="play against Easy bots in this terminal")
+    play.add_argument("--variant", choices=VARIANTS, default="draw")
+    play.add_argument("--players", type=int, default=None)
+    play.add_argument("--target", type=_target, default=100, help="50, 100, 150 or 'single'")
+    play.add_argument("--seed", type=int, default=None, help="repeatable deals and bots")
+    play.add_argument("--save", default=None, help="write the game record here at the end")
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.command == "replay":
+        return replay(args.record)
+    return play(args)
+
+
+def replay(path: str) -> int:
+    try:
+        match = load(path)
+    except RecordError as error:
+        print(f"bones replay: {path}: {error}", file=sys.stderr)
+        return 2
+    for line in replay_lines(match):
+        print(line)
+    return 0
+
+
+def play(args: argparse.Namespace) -> int:
+    options = {"target": args.target}
+    if args.players is not None:
+        options["players"] = args.players
+    try:
+        rules = Rules.preset(args.variant, **options)
+    except ValueError as error:
+        print(f"bones play: {error}", file=sys.stderr)
+        return 2
+    match = Match(rules, seed=args.seed)
+    opponents = {s: bots.get("easy", seed=None if args.seed is None else args.seed + s)
+                 for s in range(1, rules.players)}
+    print(f"bones: {describe_rules(rules)}. You are seat 0. Type a move like '6-3 right', "
+          "or 'q' to stop.")
+    announce = _Announcer(match)
+    try:
+        while not match.is_over:
+            announce()
+            rnd = match.round
+            seat = rnd.turn
+            assert seat is not None
+            forced = rnd.forced()
+            if seat == 0 and forced is None:
+                _ask(match)
+                continue
+            move = forced or opponents[seat].choose(rnd.view(seat))
+            match.push(move)
+            if seat != 0 or forced is not None:
+                print(f"  seat {seat}: {move}")
+    except (EOFError, KeyboardInterrupt):
+        print("\nstopped")
+    announce()
+    print(final_line(match))
+    if args.save:
+        with open(args.save, "w", encoding="utf-8") as out:
+            json.dump(match.record(), out, indent=1)
+        print(f"record saved to {args.save}")
+    return 0
+
+
+class _Announcer:
+    """Prints each round's start and each result once, in order."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.rounds = self.results = 0
+
+    def __call__(self) -> None:
+        match = self.match
+        while self.rounds < len(match.rounds) or self.results < len(match.results):
+            if self.results < min(self.rounds, len(match.results)):
+                print(f"{result_line(match.rules, match.results[self.results])}; score "
+                      f"{score_text(match.scores_after[self.results])}")
+                self.results += 1
+                continue
+            rnd = match.rounds[self.rounds]
+            lead = rnd.lead
+            opening = f"seat {lead.seat} leads {lead.tile}" if lead else f"seat {rnd.turn} leads"
+            print(f"Round {self.rounds + 1}: {opening}")
+            self.rounds += 1
+
+
+def _ask(match: Match) -> None:
+    rnd = match.round
+    view = rnd.view(0)
+    print(f"table: {table_line(rnd) or 'empty'} | counts {list(view.hand_counts)} | "
+          f"boneyard {view.boneyard_count} | score {score_text(match.scores)}")
+    print(f"your hand: {' '.join(str(t) for t in view.hand)}")
+    print(f"you can play: {', '.join(str(m) for m in view.legal_moves)}")
+    text = input("your move> ").strip()
+    if text.lower() in ("q", "quit"):
+        raise EOFError
+    try:
+        match.push(text)
+    except IllegalMove as error:
+        print(f"  not allowed: {error}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
