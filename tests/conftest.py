@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
-from bones import Round
+settings.register_profile("dev", max_examples=200, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("ci", max_examples=5000, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_EXAMPLES = ROOT.parent / "shared" / "examples"
@@ -18,12 +24,6 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 
 def load_examples(folder: Path) -> list[tuple[str, dict[str, Any]]]:
     return [(p.name, json.loads(p.read_text())) for p in sorted(folder.glob("*.json"))]
-
-
-def play_out(rnd: Round, rng: random.Random) -> None:
-    """Play a round to its end with uniformly random legal moves."""
-    while not rnd.is_over:
-        rnd.push(rng.choice(rnd.legal_moves()))
 
 
 @pytest.fixture

@@ -75,6 +75,8 @@ def replay_match(example: dict[str, Any]) -> None:
         assert len(rnd.moves) == want["move_count"]
         assert result_fields(got) == {k: want[k] for k in ("winner", "reason", "points", "eggs")}
         assert list(match.scores_after[number]) == want["scores_after"]
+        if "hands_left" in want:
+            assert [as_set(h) for h in rnd.hands] == [as_set(h) for h in want["hands_left"]]
     assert list(match.scores) == expect["scores"]
     assert match.is_over == expect["is_over"]
     assert match.winner == expect["winner"]

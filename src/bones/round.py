@@ -200,14 +200,14 @@ class Round:
             seen |= mask
         if isinstance(boneyard, str):
             raise ValueError("the boneyard is a list of tiles")
+        if not rules.draws and boneyard:
+            raise ValueError(f"nothing is drawn in {rules.variant}: the boneyard must be empty")
         bone_mask = mask_of(boneyard)
         if bone_mask & seen:
             raise ValueError(f"{tiles_of(bone_mask & seen)[0]} is both in a hand and the boneyard")
         if rules.draws and bone_mask | seen != (1 << 28) - 1:
             raise ValueError(f"the boneyard must hold the {28 - seen.bit_count()} tiles not dealt, "
                              f"not {len(boneyard)}")
-        if not rules.draws and boneyard:
-            raise ValueError(f"nothing is drawn in {rules.variant}: the boneyard must be empty")
         why = void_reason(rules, masks)
         if why is not None:
             raise ValueError(f"void deal: {why}; Kozel deals again")
@@ -556,6 +556,7 @@ class Round:
             raise ValueError(f"no seat {seat!r} at a table of {self._n}")
         events = [(s, str(m), extra) for s, m, _, extra, _ in self._log if type(m) is not Play]
         turn = self.turn
+        drawing = turn if self._log and type(self._log[-1][1]) is Draw else None
         standing = list(self._scores)
         if self._spin:
             for s, points in enumerate(self._count):
@@ -576,7 +577,7 @@ class Round:
             count_points=tuple(self._count),
             scores=tuple(standing),
             legal_moves=tuple(self.legal_moves()) if turn == seat else (),
-            lacks=infer_lacks(self._n, events),
+            lacks=infer_lacks(self._n, events, drawing),
             is_over=self._result is not None,
             result=self._result,
         )

@@ -96,17 +96,25 @@ class PlayerView:
         }
 
 
-def infer_lacks(players: int, events: Sequence[tuple[int, str, int]]) -> tuple[frozenset[int], ...]:
+def infer_lacks(
+    players: int, events: Sequence[tuple[int, str, int]], drawing: int | None = None
+) -> tuple[frozenset[int], ...]:
     """Numbers each seat has shown it lacks, from ``(seat, "draw"|"pass", open)`` events
     in order, ``open`` being the mask of numbers open at that moment.
 
     A pass adds the open numbers. A draw shows the same, but the tile drawn is unseen
     and may carry numbers lacked before, so only the numbers open now remain known.
+    ``drawing`` is a seat that has just drawn and not yet moved again: its last tile may
+    be the one that fits, so nothing is known of its hand until it moves.
 
     >>> infer_lacks(2, [(1, "pass", 0b101), (1, "draw", 0b10)])
     (frozenset(), frozenset({1}))
+    >>> infer_lacks(2, [(1, "pass", 0b101), (1, "draw", 0b10)], drawing=1)
+    (frozenset(), frozenset())
     """
     lacks = [0] * players
     for seat, kind, numbers in events:
         lacks[seat] = numbers if kind == "draw" else lacks[seat] | numbers
+    if drawing is not None:
+        lacks[drawing] = 0
     return tuple(frozenset(n for n in range(7) if mask >> n & 1) for mask in lacks)

@@ -22,4 +22,5 @@ def get(level: str, seed: int | None = None) -> Bot:
     try:
         return LEVELS[level](seed=seed)
     except KeyError:
-        raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}") from None
+        known = ", ".join(LEVELS)
+        raise ValueError(f"unknown bot level {level!r}; choose one of {known}") from None

@@ -16,7 +16,8 @@ class Bot(ABC):
     level: str = ""
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
+        self.rng: random.Random = (
+            random.Random(seed) if seed is not None else secrets.SystemRandom())
 
     def choose(self, view: PlayerView) -> Move:
         """The move to make; the view must be this seat's turn."""
