@@ -1,4 +1,4 @@
-"""Shared test helpers: where the worked examples live, and how to play games out."""
+"""Shared test setup: hypothesis profiles, where the worked examples live, a seeded rng."""
 
 from __future__ import annotations
 

@@ -79,12 +79,12 @@ def replay_lines(match: Match) -> Iterator[str]:
         if rnd.boneyard:
             yield f"  boneyard (top first): {' '.join(str(t) for t in rnd.boneyard)}"
         for index, move in enumerate(moves, 1):
-            seat = rnd.turn
+            mover = rnd.turn
             before = rnd.count_points
             rnd.push(move)
             scored = [a - b for a, b in zip(rnd.count_points, before, strict=True)]
             bonus = f"; scores {max(scored)}" if any(scored) else ""
-            yield f"  {index:3}. seat {seat}  {move!s:12} {table_line(rnd)}{bonus}"
+            yield f"  {index:3}. seat {mover}  {move!s:12} {table_line(rnd)}{bonus}"
         if rnd.result is not None:
             yield f"  {result_line(rules, rnd.result)}"
             yield f"  score {score_text(match.scores_after[number - 1])}"
