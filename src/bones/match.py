@@ -19,7 +19,6 @@ from bones.moves import IllegalMove, Move
 from bones.round import Deal, Round, _rng, void_reason
 from bones.rules import Rules
 from bones.scoring import RoundResult
-from bones.tiles import Tile, mask_of
 
 __all__ = ["Match"]
 
@@ -102,7 +101,7 @@ class Match:
     def _start(self, leader: int | None) -> None:
         while True:
             deal = self._next_deal()
-            why = void_reason(self.rules, [mask_of(h) for h in deal.hands])
+            why = void_reason(self.rules, deal.masks())
             self.deals.append((deal, why))
             if why is None:
                 break
@@ -116,13 +115,11 @@ class Match:
             return Deal.shuffle(self.rules, self._rng)
         given = self._given.pop(0)
         if isinstance(given, Deal):
-            return given
+            return Deal.check(self.rules, given.hands, given.boneyard)
         try:
-            hands = tuple(tuple(Tile.coerce(t) for t in h) for h in given["hands"])
-            boneyard = tuple(Tile.coerce(t) for t in given.get("boneyard", ()))
-        except (KeyError, TypeError) as error:
-            raise ValueError(f"a deal needs hands and a boneyard: {error}") from None
-        return Deal(hands, boneyard)
+            return Deal.check(self.rules, given["hands"], given.get("boneyard", ()))
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"a deal is an object with hands and a boneyard ({error})") from None
 
     def _next_leader(self) -> int | None:
         last = self.results[-1]

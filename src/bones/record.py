@@ -127,15 +127,14 @@ def from_record(data: Any) -> Match:
 
 def _failing_deal(rules: Rules, deals: list[dict[str, Any]]) -> int:
     """The number of the first deal the engine refuses, for the error message."""
-    from bones.round import Round
+    from bones.round import Deal
 
     for number, deal in enumerate(deals, 1):
         try:
-            Round.from_hands(rules, deal["hands"], deal.get("boneyard", ()), leader=0)
-        except (ValueError, KeyError, TypeError) as error:
-            if "void deal" not in str(error):
-                return number
-    return 1
+            Deal.check(rules, deal["hands"], deal.get("boneyard", ()))
+        except (ValueError, KeyError, TypeError):
+            return number
+    return len(deals)
 
 
 def _replay_round(match: Match, number: int, data: dict[str, Any]) -> None:

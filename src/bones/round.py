@@ -66,6 +66,41 @@ class Deal(NamedTuple):
         return {"hands": [[str(t) for t in h] for h in self.hands],
                 "boneyard": [str(t) for t in self.boneyard]}
 
+    def masks(self) -> list[int]:
+        """Each hand as a mask."""
+        return [mask_of(h) for h in self.hands]
+
+    @classmethod
+    def check(
+        cls, rules: Rules, hands: Sequence[Sequence[Tile | str]], boneyard: Sequence[Tile | str]
+    ) -> Deal:
+        """A deal that fits the rules: the number of hands and their size, every tile
+        once, the boneyard holding the rest (or nothing, where nothing is drawn)."""
+        if isinstance(hands, str) or len(hands) != rules.players:
+            raise ValueError(f"{rules.variant} for {rules.players} needs {rules.players} hands")
+        checked = []
+        seen = 0
+        for seat, hand in enumerate(hands):
+            if isinstance(hand, str) or len(hand) != rules.hand_size:
+                raise ValueError(f"seat {seat} must hold {rules.hand_size} tiles, "
+                                 f"not {len(hand)}")
+            mask = mask_of(hand)
+            if mask & seen:
+                raise ValueError(f"{tiles_of(mask & seen)[0]} is dealt twice")
+            checked.append(tuple(Tile.coerce(t) for t in hand))
+            seen |= mask
+        if isinstance(boneyard, str):
+            raise ValueError("the boneyard is a list of tiles")
+        if not rules.draws and boneyard:
+            raise ValueError(f"nothing is drawn in {rules.variant}: the boneyard must be empty")
+        bone_mask = mask_of(boneyard)
+        if bone_mask & seen:
+            raise ValueError(f"{tiles_of(bone_mask & seen)[0]} is both in a hand and the boneyard")
+        if rules.draws and bone_mask | seen != (1 << 28) - 1:
+            raise ValueError(f"the boneyard must hold the {28 - seen.bit_count()} tiles not dealt, "
+                             f"not {len(boneyard)}")
+        return cls(tuple(checked), tuple(Tile.coerce(t) for t in boneyard))
+
     @classmethod
     def shuffle(cls, rules: Rules, rng: random.Random) -> Deal:
         """Shuffle the set and deal it (void Kozel deals included: see ``void_reason``)."""
@@ -184,34 +219,12 @@ class Round:
         a seat number lets that seat lead any tile. ``scores`` are the match scores
         before this round (All Fives' blocked rule and target need them).
         """
-        if len(hands) != rules.players:
-            raise ValueError(f"{rules.variant} for {rules.players} needs {rules.players} hands, "
-                             f"not {len(hands)}")
-        masks = []
-        seen = 0
-        for seat, hand in enumerate(hands):
-            if isinstance(hand, str) or len(hand) != rules.hand_size:
-                raise ValueError(f"seat {seat} must hold {rules.hand_size} tiles, "
-                                 f"not {len(hand)}")
-            mask = mask_of(hand)
-            if mask & seen:
-                raise ValueError(f"{tiles_of(mask & seen)[0]} is dealt twice")
-            masks.append(mask)
-            seen |= mask
-        if isinstance(boneyard, str):
-            raise ValueError("the boneyard is a list of tiles")
-        if not rules.draws and boneyard:
-            raise ValueError(f"nothing is drawn in {rules.variant}: the boneyard must be empty")
-        bone_mask = mask_of(boneyard)
-        if bone_mask & seen:
-            raise ValueError(f"{tiles_of(bone_mask & seen)[0]} is both in a hand and the boneyard")
-        if rules.draws and bone_mask | seen != (1 << 28) - 1:
-            raise ValueError(f"the boneyard must hold the {28 - seen.bit_count()} tiles not dealt, "
-                             f"not {len(boneyard)}")
+        deal = Deal.check(rules, hands, boneyard)
+        masks = deal.masks()
         why = void_reason(rules, masks)
         if why is not None:
             raise ValueError(f"void deal: {why}; Kozel deals again")
-        return cls._build(rules, masks, [Tile.coerce(t).index for t in boneyard], leader, scores)
+        return cls._build(rules, masks, [t.index for t in deal.boneyard], leader, scores)
 
     @classmethod
     def _build(

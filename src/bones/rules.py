@@ -68,10 +68,9 @@ class Rules:
             raise ValueError(
                 f"unknown option {', '.join(unknown)}; options are {', '.join(sorted(known))}"
             )
-        players = options.get("players", _PLAYERS[variant][0] if variant != "draw" else 2)
-        options.setdefault("players", players)
-        if isinstance(players, int) and not isinstance(players, bool):
-            options.setdefault("hand_size", _default_hand(variant, players))
+        players = options.setdefault("players", _PLAYERS[variant][0])
+        options.setdefault("hand_size", _default_hand(variant, players) if type(players) is int
+                           else 0)  # the players are refused first
         return cls(variant=variant, **options)
 
     def __post_init__(self) -> None:
