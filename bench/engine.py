@@ -144,7 +144,8 @@ def main() -> None:
     table = Table(title=f"Random full rounds on one core ({machine}, "
                   f"Python {platform.python_version()})")
     for column in ("bones variant", "rounds/s", "moves/s", "faster peer", "peer rounds/s", "ratio"):
-        table.add_column(column, justify="right" if column != "bones variant" else "left")
+        table.add_column(column, justify="right" if column != "bones variant" else "left",
+                         no_wrap=True)
     for _, _, label, compared in CASES:
         rounds, moves = speed[f"bones {label}"]
         best = max(compared, key=lambda n: speed[f"peer {n}"][0])
