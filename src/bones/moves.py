@@ -12,6 +12,7 @@ True
 from __future__ import annotations
 
 import re
+from typing import Any, ClassVar, Self
 
 from bones.tiles import BY_INDEX, DOUBLE_SIX, SUIT, Tile, tiles_of
 
@@ -66,46 +67,39 @@ class Play:
         return (Play, (self.tile, self.end))
 
 
-class Draw:
+class _Word:
+    """A move said in one word; each kind is a single object."""
+
+    __slots__ = ()
+    word: ClassVar[str] = ""
+    _made: ClassVar[dict[type, Any]] = {}
+
+    def __new__(cls) -> Self:
+        made: Self = _Word._made.setdefault(cls, object.__new__(cls))
+        return made
+
+    def __str__(self) -> str:
+        return self.word
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    def __reduce__(self) -> tuple[type[Self], tuple[()]]:
+        return (type(self), ())
+
+
+class Draw(_Word):
     """Take the top tile of the boneyard (only when nothing in hand fits)."""
 
     __slots__ = ()
-    _one: Draw | None = None
-
-    def __new__(cls) -> Draw:
-        if cls._one is None:
-            cls._one = object.__new__(cls)
-        return cls._one
-
-    def __str__(self) -> str:
-        return "draw"
-
-    def __repr__(self) -> str:
-        return "Draw()"
-
-    def __reduce__(self) -> tuple[type[Draw], tuple[()]]:
-        return (Draw, ())
+    word = "draw"
 
 
-class Pass:
+class Pass(_Word):
     """Knock: nothing fits and nothing can be drawn."""
 
     __slots__ = ()
-    _one: Pass | None = None
-
-    def __new__(cls) -> Pass:
-        if cls._one is None:
-            cls._one = object.__new__(cls)
-        return cls._one
-
-    def __str__(self) -> str:
-        return "pass"
-
-    def __repr__(self) -> str:
-        return "Pass()"
-
-    def __reduce__(self) -> tuple[type[Pass], tuple[()]]:
-        return (Pass, ())
+    word = "pass"
 
 
 _PLACE: dict[str | None, int] = {None: -1, **{end: i for i, end in enumerate(ENDS)}}
