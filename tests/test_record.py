@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,8 @@ import pytest
 from bones import Match, RecordError, Rules
 from bones.cli import main
 from bones.record import save
+
+from .conftest import SHARED_EXAMPLES as SHARED
 
 
 def finished_match(variant: str, seed: int, **options: Any) -> Match:
@@ -34,10 +37,12 @@ def test_record_holds_rules_deals_moves_and_results(kozel_record: dict[str, Any]
     record = kozel_record
     assert record["format"] == "bones-record" and record["version"] == 1
     assert record["rules"]["variant"] == "kozel"
-    assert len(record["deals"]) >= len(record["rounds"])
-    first = record["rounds"][0]
-    assert first["lead"]["tile"] == "1-1" and first["lead"]["automatic"] is True
-    assert set(first["result"]) == {"winner", "reason", "points", "eggs", "ended_by"}
+    assert len(record["deals"]) >= len(record["results"])
+    first = record["results"][0]
+    assert first["lead"] == {"seat": first["lead"]["seat"], "tile": "1-1", "automatic": True}
+    assert set(first) == {"lead", "move_count", "winner", "reason", "points", "eggs",
+                          "ended_by", "count_points", "scores_after"}
+    assert sum(r["move_count"] for r in record["results"]) == len(record["moves"])
     assert record["is_over"] and record["loser"] in (0, 1)
     json.dumps(record)  # JSON-ready
 
@@ -65,7 +70,7 @@ def tamper(record: dict[str, Any], change: Any) -> dict[str, Any]:
 
 
 def set_move(record: dict[str, Any], text: str) -> None:
-    record["rounds"][0]["moves"][3] = text
+    record["moves"][3] = text
 
 
 CORRUPTIONS = [
@@ -77,14 +82,17 @@ CORRUPTIONS = [
     ("unknown variant", lambda r: r["rules"].__setitem__("variant", "poker"),
      "rules: unknown variant 'poker'"),
     ("bad option", lambda r: r["rules"].__setitem__("players", 3), "rules: kozel is played"),
-    ("wrong result", lambda r: r["rounds"][0]["result"].__setitem__("points", [1, 2]),
-     "round 1: the record says the result was"),
+    ("wrong result", lambda r: r["results"][0].__setitem__("points", [1, 2]),
+     "round 1: the record says points [1, 2], the moves give"),
+    ("wrong lead", lambda r: r["results"][0]["lead"].__setitem__("tile", "6-6"),
+     "round 1: the record says lead"),
     ("wrong score", lambda r: r.__setitem__("scores", [0, 0]), "scores: the record says"),
     ("wrong winner", lambda r: r.__setitem__("winner", 5), "winner: the record says"),
-    ("missing moves", lambda r: r["rounds"][0].__setitem__("moves", "6-6"), "moves must be a list"),
-    ("extra move", lambda r: r["rounds"][0]["moves"].append("pass"), "the round ended after"),
-    ("extra round", lambda r: r["rounds"].append(r["rounds"][0]), "already over"),
-    ("not a record", lambda r: r.pop("format"), "not a bones record"),
+    ("moves not a list", lambda r: r.__setitem__("moves", "6-6"), "moves must be a list"),
+    ("extra move", lambda r: r["moves"].append("pass"), "the match was over before move"),
+    ("extra result", lambda r: r["results"].append(r["results"][0]),
+     "results, but the moves finish"),
+    ("not a record", lambda r: r.__setitem__("format", "pgn"), "not a bones record"),
     ("future version", lambda r: r.__setitem__("version", 9), "version 9 is not supported"),
     ("deals not a list", lambda r: r.__setitem__("deals", {}), "deals must be a list"),
 ]
@@ -94,7 +102,7 @@ CORRUPTIONS = [
                          ids=[c[0] for c in CORRUPTIONS])
 def test_tampered_records_are_named(kozel_record: dict[str, Any], name: str, change: Any,
                                     message: str) -> None:
-    with pytest.raises(RecordError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(RecordError, match=re.escape(message)):
         Match.from_record(tamper(kozel_record, change))
 
 
@@ -125,6 +133,15 @@ def test_bones_replay_fails_cleanly(tmp_path: Path, content: str | None, message
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.count("\n") == 1 and message in run.stderr
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.skipif(not (SHARED / "11-kozel-goat-shutout.json").exists(),
+                    reason="../shared/examples is not beside this checkout")
+def test_bones_replay_reads_a_worked_example(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(SHARED / "11-kozel-goat-shutout.json")]) == 0
+    out = capsys.readouterr().out
+    assert "fish: pair 0+2 wins the round; penalties [0, 20]" in out
+    assert out.rstrip().endswith("pair 0+2 wins, pair 1+3 is the goat (a dry win)")
 
 
 def test_bones_replay_names_a_tampered_move(tmp_path: Path,

@@ -21,6 +21,7 @@ from bones.rules import Rules
 
 if TYPE_CHECKING:
     from bones.match import Match
+    from bones.round import Round
 
 __all__ = ["FORMAT", "VERSION", "RecordError", "from_record", "load", "to_record"]
 
@@ -33,19 +34,16 @@ class RecordError(ValueError):
 
 
 def to_record(match: Match) -> dict[str, Any]:
-    """``match.record()``: the match as JSON-ready data."""
-    rounds = []
-    for number, rnd in enumerate(match.rounds):
-        lead = rnd.lead
-        finished = number < len(match.results)
-        rounds.append({
-            "lead": None if lead is None else {
-                "seat": lead.seat, "tile": str(lead.tile), "automatic": lead.automatic},
-            "moves": [str(m) for m in rnd.moves],
-            "count_points": list(rnd.count_points),
-            "result": match.results[number].to_dict() if finished else None,
-            "scores_after": list(match.scores_after[number]) if finished else None,
-        })
+    """``match.record()``: the match as JSON-ready data.
+
+    Laid out like the worked examples of a match: ``rules``, ``deals`` (a void Kozel deal
+    says why), ``moves`` (every move of every round, in order) and ``results`` (per
+    finished round: its lead, move count, result and the scores after it).
+    """
+    results = []
+    for rnd, result, after in zip(match.rounds, match.results, match.scores_after, strict=False):
+        results.append({"lead": _lead(rnd), "move_count": len(rnd.moves), **result.to_dict(),
+                        "count_points": list(rnd.count_points), "scores_after": list(after)})
     deals = []
     for deal, void in match.deals:
         data = deal.to_dict()
@@ -57,7 +55,8 @@ def to_record(match: Match) -> dict[str, Any]:
         "version": VERSION,
         "rules": match.rules.to_dict(),
         "deals": deals,
-        "rounds": rounds,
+        "moves": [str(m) for rnd in match.rounds for m in rnd.moves],
+        "results": results,
         "scores": list(match.scores),
         "eggs": match.eggs,
         "is_over": match.is_over,
@@ -65,6 +64,13 @@ def to_record(match: Match) -> dict[str, Any]:
         "loser": match.loser,
         "shutout": match.shutout,
     }
+
+
+def _lead(rnd: Round) -> dict[str, Any] | None:
+    lead = rnd.lead
+    if lead is None:
+        return None
+    return {"seat": lead.seat, "tile": str(lead.tile), "automatic": lead.automatic}
 
 
 def load(path: str | Path) -> Match:
@@ -86,45 +92,88 @@ def _require(condition: bool, problem: str) -> None:
 
 
 def from_record(data: Any) -> Match:
-    """``Match.from_record``: replay a record, checking each move and result."""
+    """``Match.from_record``: replay a record, checking each move and result.
+
+    Every fact the record states is checked against the replay. The worked examples of
+    a match replay too: they state no format, and their facts stand under ``expect``.
+    """
     from bones.match import Match
 
-    _require(isinstance(data, dict) and data.get("format") == FORMAT,
-             f"not a bones record (it has no \"format\": \"{FORMAT}\")")
-    _require(data.get("version") == VERSION,
+    _require(isinstance(data, dict) and data.get("format", FORMAT) == FORMAT
+             and "rules" in data, f"not a bones record (it has no \"format\": \"{FORMAT}\")")
+    _require(data.get("version", VERSION) == VERSION,
              f"record version {data.get('version')!r} is not supported (this is version {VERSION})")
     try:
         rules = Rules.from_dict(data.get("rules"))
     except ValueError as error:
         raise RecordError(f"rules: {error}") from None
-    deals, rounds = data.get("deals"), data.get("rounds")
+    _require(data.get("kind", "match") == "match", "a worked example of a round, not a match")
+    facts = data["expect"] if isinstance(data.get("expect"), dict) else data
+    deals, moves, results = data.get("deals"), data.get("moves"), facts.get("results", [])
     _require(isinstance(deals, list) and all(isinstance(d, dict) for d in deals),
              "deals must be a list of objects")
-    _require(isinstance(rounds, list) and all(isinstance(r, dict) for r in rounds),
-             "rounds must be a list of objects")
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise RecordError("moves must be a list of strings")
+    if not isinstance(results, list) or not all(isinstance(r, dict) for r in results):
+        raise RecordError("results must be a list of objects")
     try:
         match = Match.from_deals(rules, deals)
     except ValueError as error:
         raise RecordError(f"deal {_failing_deal(rules, deals)}: {error}") from None
-    for number, round_data in enumerate(rounds, 1):
-        _replay_round(match, number, round_data)
-    _require(len(match.deals) == len(deals),
-             f"deal {len(match.deals) + 1} was never played" if len(match.deals) < len(deals)
-             else "the record ends without the deal of the next round")
-    for i, (recorded, (_, void)) in enumerate(zip(deals, match.deals, strict=True), 1):
-        _require((recorded.get("void") is not None) == (void is not None),
-                 f"deal {i}: the record says {'void' if recorded.get('void') else 'played'}, "
-                 f"but it is {'void (' + void + ')' if void else 'a valid deal'}")
-    _require(len(rounds) == len(match.rounds),
-             f"the record lists {len(rounds)} rounds, but the deals make {len(match.rounds)}")
+    _replay_moves(match, moves)
+    _check_deals(match, deals, next_at_random=facts is not data)
+    _require(len(results) == len(match.results),
+             f"the record lists {len(results)} results, but the moves finish "
+             f"{len(match.results)} rounds")
+    for number, stated in enumerate(results, 1):
+        _check_round(match, number, stated)
     for key in ("scores", "is_over", "winner", "loser", "shutout", "eggs"):
-        value = getattr(match, key)
-        value = list(value) if isinstance(value, tuple) else value
-        _require(data.get(key) == value,
-                 f"{key}: the record says {data.get(key)!r}, the moves give {value!r}")
+        if key in facts:
+            value = getattr(match, key)
+            value = list(value) if isinstance(value, tuple) else value
+            _require(facts[key] == value,
+                     f"{key}: the record says {facts[key]!r}, the moves give {value!r}")
     return match
 
 
+def _replay_moves(match: Match, moves: list[str]) -> None:
+    for text in moves:
+        number, index = len(match.rounds), len(match.round.moves) + 1
+        _require(not match.is_over, f"round {number}: the match was over before move "
+                 f"{index} ({text!r})")
+        try:
+            match.push(text)
+        except IllegalMove as error:
+            raise RecordError(f"round {number}, move {index} ({text!r}): {error}") from None
+
+
+def _check_deals(match: Match, deals: list[dict[str, Any]], next_at_random: bool) -> None:
+    """Every deal stated was played, as stated. A worked example leaves the deal of a
+    next round to chance (``next_at_random``); a record holds it."""
+    played = match.deals
+    if next_at_random and not match.is_over:
+        played = played[:len(deals)]  # the deals of the round that follows (void ones too)
+    _require(len(played) == len(deals),
+             f"deal {len(played) + 1} was never played" if len(played) < len(deals)
+             else "the record ends without the deal of the next round")
+    for number, (stated, (_, void)) in enumerate(zip(deals, played, strict=True), 1):
+        if "void" in stated or void is not None:
+            _require((stated.get("void") is not None) == (void is not None),
+                     f"deal {number}: the record says "
+                     f"{'void' if stated.get('void') else 'played'}, but it is "
+                     f"{'void (' + void + ')' if void else 'a valid deal'}")
+
+
+def _check_round(match: Match, number: int, stated: dict[str, Any]) -> None:
+    rnd, result = match.rounds[number - 1], match.results[number - 1]
+    actual = {"lead": _lead(rnd), "move_count": len(rnd.moves), **result.to_dict(),
+              "count_points": list(rnd.count_points),
+              "scores_after": list(match.scores_after[number - 1])}
+    for key, value in stated.items():
+        _require(key in actual, f"round {number}: unknown result field {key!r}")
+        _require(value == actual[key],
+                 f"round {number}: the record says {key} {value!r}, the moves give "
+                 f"{actual[key]!r}")
 def _failing_deal(rules: Rules, deals: list[dict[str, Any]]) -> int:
     """The number of the first deal the engine refuses, for the error message."""
     from bones.round import Deal
@@ -135,40 +184,6 @@ def _failing_deal(rules: Rules, deals: list[dict[str, Any]]) -> int:
         except (ValueError, KeyError, TypeError):
             return number
     return len(deals)
-
-
-def _replay_round(match: Match, number: int, data: dict[str, Any]) -> None:
-    _require(len(match.rounds) >= number, f"round {number}: the match was already over")
-    rnd = match.rounds[number - 1]
-    moves = data.get("moves")
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise RecordError(f"round {number}: moves must be a list of strings")
-    for index, text in enumerate(moves, 1):
-        _require(not rnd.is_over,
-                 f"round {number}: the round ended after move {index - 1}, "
-                 f"but the record lists {len(moves)} moves")
-        try:
-            match.push(text)
-        except IllegalMove as error:
-            raise RecordError(f"round {number}, move {index} ({text!r}): {error}") from None
-    lead = rnd.lead
-    expected_lead = None if lead is None else {
-        "seat": lead.seat, "tile": str(lead.tile), "automatic": lead.automatic}
-    _require(data.get("lead") == expected_lead,
-             f"round {number}: the record says the lead was {data.get('lead')}, "
-             f"the deal gives {expected_lead}")
-    result = rnd.result.to_dict() if rnd.result is not None else None
-    _require(data.get("result") == result,
-             f"round {number}: the record says the result was {data.get('result')}, "
-             f"the moves give {result}")
-    _require(data.get("count_points", list(rnd.count_points)) == list(rnd.count_points),
-             f"round {number}: count points {data.get('count_points')} do not match the moves "
-             f"({list(rnd.count_points)})")
-    if rnd.is_over:
-        after = list(match.scores_after[number - 1])
-        _require(data.get("scores_after") == after,
-                 f"round {number}: the record says the scores were {data.get('scores_after')} "
-                 f"after it, the rules give {after}")
 
 
 def save(match: Match, path: str | Path) -> None:

@@ -13,7 +13,7 @@ RoundResult(winner=0, reason='domino', points=(0, 53), eggs=0, ended_by=0)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bones.rules import Rules
@@ -34,14 +34,15 @@ class RoundResult:
     the middle of the deal). ``points``: the end-of-round award per side (All Fives'
     count points are apart; Kozel's raw penalty, before eggs and the 13 rule).
     ``eggs``: in Kozel, the pips left after a tied fish. ``ended_by``: the seat that
-    placed the last tile.
+    placed the last tile (who leads next in Kozel); it does not take part in comparing
+    results, which are equal when the four fields above are.
     """
 
     winner: int | None
     reason: str
     points: tuple[int, ...]
     eggs: int = 0
-    ended_by: int | None = None
+    ended_by: int | None = field(default=None, compare=False)
 
     @property
     def blocked(self) -> bool:
