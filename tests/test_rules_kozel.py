@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from bones import Match, Pass, Round, Rules, Tile
+from bones import Match, Pass, Round, RoundResult, Rules, Tile
+from bones.match import write_penalty
 from bones.scoring import hand_value, score
 from bones.tiles import mask_of
 
@@ -181,7 +182,11 @@ def test_eggs_on_a_tie() -> None:
              mask_of(tiles("2-0"))]
     result = score(KOZEL, "blocked", hands, 0, (0, 0))
     assert (result.winner, result.points, result.eggs) == (None, (0, 0), 24)
-    # the accumulating case is replayed from tests/golden/kozel-eggs-accumulate.json
+    tied = RoundResult(None, "blocked", (0, 0), 24)
+    assert write_penalty([30, 0], tied, 0) == ([30, 0], 24)
+    assert write_penalty([30, 0], tied, 24) == ([30, 0], 48)  # eggs accumulate
+    assert write_penalty([30, 0], RoundResult(0, "domino", (0, 20)), 48) == ([30, 68], 0)
+    # and in whole matches: tests/golden/kozel-eggs-accumulate.json
 
 
 def test_thirteen_rule() -> None:
@@ -191,7 +196,11 @@ def test_thirteen_rule() -> None:
     assert below.results[0].points == (0, 9) and below.scores == (0, 0)
     above = played([DEAL_07], MOVES_07)
     assert above.scores == (60, 0)
-    # eggs included and spent: replayed from the golden files of tests/golden
+    lost_by_1 = RoundResult(0, "domino", (0, 4))
+    assert write_penalty([0, 0], lost_by_1, 8) == ([0, 0], 0)  # 4 + 8 eggs: spent, unwritten
+    assert write_penalty([0, 0], lost_by_1, 9) == ([0, 13], 0)  # 4 + 9 eggs: written
+    assert write_penalty([0, 5], lost_by_1, 0) == ([0, 9], 0)  # no longer at 0
+    assert write_penalty([20, 0], lost_by_1, 0) == ([20, 0], 0)  # pair 1+3 is still at 0
 
 
 def test_goat_and_shutout(rng: random.Random) -> None:

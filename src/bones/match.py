@@ -20,9 +20,35 @@ from bones.round import Deal, Round, _rng, void_reason
 from bones.rules import Rules
 from bones.scoring import RoundResult
 
-__all__ = ["Match"]
+__all__ = ["Match", "write_penalty"]
 
 DealLike = Deal | Mapping[str, Sequence[Any]]
+
+
+def write_penalty(
+    scores: Sequence[int], result: RoundResult, eggs: int
+) -> tuple[list[int], int]:
+    """Kozel's scores and carried eggs after a round.
+
+    The losing pair writes its penalty plus the eggs, unless it is still at 0 and that
+    sum is below 13 (the eggs are spent either way); a tied fish lays its pips as eggs.
+
+    >>> tie = RoundResult(None, "blocked", (0, 0), 8)
+    >>> write_penalty([0, 0], tie, 2)
+    ([0, 0], 10)
+    >>> write_penalty([0, 0], RoundResult(0, "domino", (0, 2)), 10)   # 12: not written
+    ([0, 0], 0)
+    >>> write_penalty([0, 0], RoundResult(0, "domino", (0, 3)), 10)   # 13: written
+    ([0, 13], 0)
+    """
+    scores = list(scores)
+    if result.winner is None:
+        return scores, eggs + result.eggs
+    loser = 1 - result.winner
+    penalty = result.points[loser] + eggs
+    if scores[loser] > 0 or penalty >= 13:
+        scores[loser] += penalty
+    return scores, 0
 
 
 class Match:
@@ -135,7 +161,7 @@ class Match:
         assert result is not None
         self.results.append(result)
         if self.rules.variant == "kozel":
-            self._write_penalty(result)
+            self._committed, self.eggs = write_penalty(self._committed, result, self.eggs)
         else:
             for seat, points in enumerate(rnd.count_points):
                 self._committed[seat] += points
@@ -143,18 +169,6 @@ class Match:
                 self._committed[side] += points
         self.scores_after.append(tuple(self._committed))
         self._decide(result)
-
-    def _write_penalty(self, result: RoundResult) -> None:
-        """Kozel: the losing pair writes its penalty plus any eggs, unless it is still at
-        0 and the sum is below 13; a tied fish lays its pips as eggs instead."""
-        if result.winner is None:
-            self.eggs += result.eggs
-            return
-        loser = 1 - result.winner
-        penalty = result.points[loser] + self.eggs
-        self.eggs = 0
-        if self._committed[loser] > 0 or penalty >= 13:
-            self._committed[loser] += penalty
 
     def _decide(self, result: RoundResult) -> None:
         target = self.rules.target
