@@ -152,7 +152,7 @@ def main() -> None:
         peer_rounds = speed[f"peer {best}"][0]
         table.add_row(label, f"{rounds:,.0f}", f"{moves:,.0f}", best, f"{peer_rounds:,.0f}",
                       f"{rounds / peer_rounds:.2f}x")
-    console = Console()
+    console = Console(width=110)
     console.print(table)
     for name in peers:
         rounds, moves = speed[f"peer {name}"]
