@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bones.moves import IllegalMove, Move
-from bones.round import Deal, Round, _rng, void_reason
+from bones.round import Deal, Round, rng_for, void_reason
 from bones.rules import Rules
 from bones.scoring import RoundResult
 
@@ -60,7 +60,7 @@ class Match:
     """
 
     def __init__(self, rules: Rules, seed: int | None = None) -> None:
-        self._setup(rules, _rng(seed), ())
+        self._setup(rules, rng_for(seed), ())
 
     @classmethod
     def from_deals(
@@ -70,7 +70,7 @@ class Match:
         "boneyard": ...}``; a void Kozel deal is skipped as a redeal), then random deals
         from ``seed``."""
         match = object.__new__(cls)
-        match._setup(rules, _rng(seed), tuple(deals))
+        match._setup(rules, rng_for(seed), tuple(deals))
         return match
 
     def _setup(self, rules: Rules, rng: random.Random, deals: tuple[DealLike, ...]) -> None:

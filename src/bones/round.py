@@ -45,10 +45,10 @@ from bones.moves import (
 )
 from bones.rules import Rules
 from bones.scoring import RoundResult, score
-from bones.tiles import BY_INDEX, DOUBLE_SIX, DOUBLES, SUIT, Tile, mask_of, tiles_of
+from bones.tiles import BY_INDEX, DOUBLE_SIX, DOUBLES, FULL_SET, SUIT, Tile, mask_of, tiles_of
 from bones.view import Lead, PlayerView, infer_lacks
 
-__all__ = ["Deal", "Round", "void_reason"]
+__all__ = ["Deal", "Round", "rng_for", "shuffled", "void_reason"]
 
 _STRONGEST_FIRST = sorted(DOUBLE_SIX, key=Tile.strength_key, reverse=True)
 _ONE_ONE = Tile(1, 1)
@@ -96,7 +96,7 @@ class Deal(NamedTuple):
         bone_mask = mask_of(boneyard)
         if bone_mask & seen:
             raise ValueError(f"{tiles_of(bone_mask & seen)[0]} is both in a hand and the boneyard")
-        if rules.draws and bone_mask | seen != (1 << 28) - 1:
+        if rules.draws and bone_mask | seen != FULL_SET:
             raise ValueError(f"the boneyard must hold the {28 - seen.bit_count()} tiles not dealt, "
                              f"not {len(boneyard)}")
         return cls(tuple(checked), tuple(Tile.coerce(t) for t in boneyard))
@@ -138,7 +138,8 @@ def void_reason(rules: Rules, hands: Sequence[int]) -> str | None:
     return None
 
 
-def _rng(seed: int | None) -> random.Random:
+def rng_for(seed: int | None) -> random.Random:
+    """A repeatable generator for a seed; without one, the system's secure source."""
     return random.Random(seed) if seed is not None else secrets.SystemRandom()
 
 
@@ -190,7 +191,7 @@ class Round:
         shuffle uses ``secrets.SystemRandom``. A running ``rng`` may be passed instead,
         to deal many rounds from one generator.
         """
-        rng = rng if rng is not None else _rng(seed)
+        rng = rng if rng is not None else rng_for(seed)
         size, players = rules.hand_size, rules.players
         while True:
             order = shuffled(rng)
@@ -244,7 +245,7 @@ class Round:
             self._all |= hand
         self._bone = bone
         self._drawn = 0
-        out = ((1 << 28) - 1) & ~self._all
+        out = FULL_SET & ~self._all
         for index in bone:
             out ^= 1 << index
         self._out = out

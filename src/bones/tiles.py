@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import ClassVar
 
 __all__ = ["DOUBLE_SIX", "NUMBERS", "Tile", "mask_of", "tiles_of"]
@@ -158,11 +158,3 @@ def pips(mask: int) -> int:
         total += BY_INDEX[low.bit_length() - 1].value
         mask ^= low
     return total
-
-
-def bits(mask: int) -> Iterator[int]:
-    """The tile indices in a mask, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low

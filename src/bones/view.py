@@ -60,10 +60,6 @@ class PlayerView:
     result: RoundResult | None
 
     @property
-    def my_turn(self) -> bool:
-        return self.turn == self.seat
-
-    @property
     def unseen_count(self) -> int:
         """Tiles this seat has not seen: other hands, boneyard and tiles out of play."""
         placed = len(self.line) + sum(len(arm) for arm in self.arms.values())
