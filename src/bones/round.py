@@ -48,7 +48,7 @@ from bones.scoring import RoundResult, score
 from bones.tiles import BY_INDEX, DOUBLE_SIX, DOUBLES, FULL_SET, SUIT, Tile, mask_of, tiles_of
 from bones.view import Lead, PlayerView, infer_lacks
 
-__all__ = ["Deal", "Round", "rng_for", "shuffled", "void_reason"]
+__all__ = ["Deal", "Round", "rng_for", "shuffled", "split", "void_reason"]
 
 _STRONGEST_FIRST = sorted(DOUBLE_SIX, key=Tile.strength_key, reverse=True)
 _ONE_ONE = Tile(1, 1)
@@ -104,11 +104,8 @@ class Deal(NamedTuple):
     @classmethod
     def shuffle(cls, rules: Rules, rng: random.Random) -> Deal:
         """Shuffle the set and deal it (void Kozel deals included: see ``void_reason``)."""
-        tiles = [BY_INDEX[i] for i in shuffled(rng)]
-        size = rules.hand_size
-        hands = tuple(tuple(tiles[i * size:(i + 1) * size]) for i in range(rules.players))
-        rest = tuple(tiles[rules.players * size:])
-        return cls(hands, rest if rules.draws else ())
+        hands, rest = split(rules, shuffled(rng))
+        return cls(tuple(tiles_of(h) for h in hands), tuple(BY_INDEX[i] for i in rest))
 
 
 _INDICES = range(28)
@@ -122,6 +119,19 @@ def shuffled(rng: random.Random) -> list[int]:
     """
     keys = [rng.random() for _ in _INDICES]
     return sorted(_INDICES, key=keys.__getitem__)
+
+
+def split(rules: Rules, order: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Deal tile indices in ``order``: a hand's worth to each seat in turn (as masks),
+    and the rest as the boneyard, top first (nothing where nothing is drawn)."""
+    size = rules.hand_size
+    hands = []
+    for seat in range(rules.players):
+        mask = 0
+        for index in order[seat * size:(seat + 1) * size]:
+            mask |= 1 << index
+        hands.append(mask)
+    return hands, list(order[rules.players * size:]) if rules.draws else []
 
 
 def void_reason(rules: Rules, hands: Sequence[int]) -> str | None:
@@ -192,17 +202,9 @@ class Round:
         to deal many rounds from one generator.
         """
         rng = rng if rng is not None else rng_for(seed)
-        size, players = rules.hand_size, rules.players
         while True:
-            order = shuffled(rng)
-            hands = []
-            for seat in range(players):
-                mask = 0
-                for index in order[seat * size:(seat + 1) * size]:
-                    mask |= 1 << index
-                hands.append(mask)
+            hands, bone = split(rules, shuffled(rng))
             if rules.variant != "kozel" or void_reason(rules, hands) is None:
-                bone = order[players * size:] if rules.draws else []
                 return cls._build(rules, hands, bone, leader, scores)
 
     @classmethod
