@@ -583,6 +583,7 @@ class Round:
             hand=tiles_of(self._hands[seat]),
             line=self._layout.line,
             arms=self._layout.arms,
+            spinner=self.spinner,
             ends=self._layout.ends,
             places=self._layout.places,
             hand_counts=tuple(h.bit_count() for h in self._hands),

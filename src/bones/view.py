@@ -35,7 +35,8 @@ class Lead(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
-    """What ``seat`` may see. ``history`` lists every move since the deal as
+    """What ``seat`` may see. ``spinner``: All Fives' first double placed, once there
+    is one. ``history`` lists every move since the deal as
     ``(seat, "6-3 right" | "6-3" | "draw" | "pass")``; ``lacks`` per seat the numbers
     it has shown it does not hold (it drew or passed while they were open, and has
     drawn nothing unseen since)."""
@@ -45,6 +46,7 @@ class PlayerView:
     hand: tuple[Tile, ...]
     line: tuple[Placed, ...]
     arms: dict[str, tuple[Placed, ...]]
+    spinner: Tile | None
     ends: tuple[int, ...]
     places: dict[str, int]
     hand_counts: tuple[int, ...]
@@ -73,6 +75,7 @@ class PlayerView:
             "hand": [str(t) for t in self.hand],
             "line": [[p.a, p.b] for p in self.line],
             "arms": {k: [[p.a, p.b] for p in arm] for k, arm in self.arms.items()},
+            "spinner": None if self.spinner is None else str(self.spinner),
             "ends": list(self.ends),
             "places": dict(self.places),
             "hand_counts": list(self.hand_counts),

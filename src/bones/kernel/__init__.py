@@ -1,0 +1,169 @@
+"""The rollout kernel: rounds played to the end at native speed, in batches.
+
+Bots buy strength with simulations. The kernel holds a position as one int64 vector and
+plays it out, many times over, in compiled code; ``bones.round`` stays the readable
+reference, and a differential test plays both side by side.
+
+>>> from bones import Round, Rules
+>>> rnd = Round.deal(Rules.preset("kozel"), seed=3)
+>>> points = playouts([encode(rnd)], repeats=1000, policy="heuristic", seed=1)
+>>> points.shape                      # one position, 1000 playouts, 2 sides
+(1, 1000, 2)
+>>> bool((points >= 0).all())         # Kozel's penalties are never negative
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from bones.kernel import core
+from bones.moves import DRAW, PASS, PLAYS, Draw, Move, Play
+from bones.round import Round
+from bones.rules import Rules
+from bones.tiles import Tile, mask_of
+from bones.view import PlayerView
+
+__all__ = ["POLICIES", "decode_move", "encode", "encode_move", "playouts", "position",
+           "random_rounds", "template"]
+
+POLICIES = {"random": core.RANDOM, "heuristic": core.HEURISTIC}
+VARIANTS = {"draw": core.DRAW_GAME, "block": core.BLOCK_GAME, "kozel": core.KOZEL,
+            "allfives": core.ALLFIVES}
+REASONS = ("domino", "blocked", "target")
+
+
+def template(rules: Rules, scores: Sequence[int] | None = None) -> np.ndarray:
+    """An empty table for these rules: no hands, no line, the match scores set."""
+    s = np.zeros(core.SIZE, dtype=np.int64)
+    s[core.PLAYERS] = rules.players
+    s[core.VARIANT] = VARIANTS[rules.variant]
+    s[core.TARGET] = rules.target if rules.variant == "allfives" and rules.target else -1
+    s[core.OTHERS_ONLY] = rules.blocked_scoring == "others"
+    for slot in (core.LEFT, core.RIGHT, core.SPIN, core.UP, core.DOWN, core.LAST, core.WINNER):
+        s[slot] = -1
+    for side, score in enumerate(scores or ()):
+        s[core.SCORES + side] = score
+    return s
+
+
+def position(
+    rules: Rules,
+    hands: Sequence[Iterable[Tile | str]],
+    boneyard: Sequence[Tile | str],
+    table: Round | PlayerView,
+) -> np.ndarray:
+    """A state from hands and a boneyard (the truth, or a determinization of it) and the
+    public table of a ``Round`` or a ``PlayerView``: line, arms, spinner, turn, count
+    points and scores."""
+    scores = list(table.scores)
+    if isinstance(table, PlayerView) and rules.variant == "allfives":
+        scores = [s - c for s, c in zip(scores, table.count_points, strict=True)]  # standing
+    s = template(rules, scores)
+    everyone = 0
+    for seat, hand in enumerate(hands):
+        s[core.HANDS + seat] = mask_of(hand)
+        everyone |= int(s[core.HANDS + seat])
+    s[core.ALL] = everyone
+    s[core.BONE_COUNT] = len(boneyard)
+    for i, tile in enumerate(boneyard):
+        s[core.BONE + i] = Tile.coerce(tile).index
+    s[core.TURN] = -1 if table.turn is None else table.turn
+    s[core.COUNT:core.COUNT + len(table.count_points)] = table.count_points
+    _lay_table(s, table)
+    s[core.LAST] = _last_placer(table)
+    return s
+
+
+def _lay_table(s: np.ndarray, table: Round | PlayerView) -> None:
+    line = table.line
+    if not line:
+        return
+    s[core.LEFT], s[core.RIGHT] = line[0].a, line[-1].b
+    s[core.LEFT_DOUBLE] = line[0].tile.is_double
+    s[core.RIGHT_DOUBLE] = line[-1].tile.is_double
+    s[core.LINE] = len(line)
+    spinner = table.spinner
+    if spinner is not None:
+        s[core.SPIN] = spinner.high
+        s[core.SPIN_LEFT] = line[0].tile is spinner
+        s[core.SPIN_RIGHT] = line[-1].tile is spinner
+    for arm, slots in table.arms.items():
+        end, tiles_slot, double_slot = _ARM_SLOTS[arm]
+        s[end] = table.places[arm]
+        s[tiles_slot] = len(slots)
+        s[double_slot] = bool(slots) and slots[-1].tile.is_double
+
+
+_ARM_SLOTS = {"up": (core.UP, core.UP_TILES, core.UP_DOUBLE),
+              "down": (core.DOWN, core.DOWN_TILES, core.DOWN_DOUBLE)}
+
+
+def _last_placer(table: Round | PlayerView) -> int:
+    for seat, move in reversed(table.history):
+        if move not in ("draw", "pass"):
+            return seat
+    return -1 if table.lead is None else table.lead.seat
+
+
+def encode(rnd: Round) -> np.ndarray:
+    """The state of a round in play: its whole truth, for the round's owner."""
+    if rnd.is_over:
+        raise ValueError("the round is over: there is nothing to play out")
+    return position(rnd.rules, rnd.hands, rnd.boneyard, rnd)
+
+
+def encode_move(move: Move) -> int:
+    """The kernel's code of a move."""
+    if isinstance(move, Play):
+        return move.tile.index * 5 + (core.LEAD if move.place < 0 else move.place)
+    return core.DRAW_CODE if isinstance(move, Draw) else core.PASS_CODE
+
+
+def decode_move(code: int) -> Move:
+    """The move of a kernel code."""
+    if code == core.DRAW_CODE:
+        return DRAW
+    if code == core.PASS_CODE:
+        return PASS
+    tile, place = divmod(int(code), 5)
+    return PLAYS[tile][None if place == core.LEAD else ("left", "right", "up", "down")[place]]
+
+
+def playouts(
+    states: Sequence[np.ndarray] | np.ndarray,
+    repeats: int = 1,
+    policy: str = "random",
+    seed: int | None = None,
+) -> np.ndarray:
+    """Play each state to the end of its round ``repeats`` times with ``policy``
+    ("random" or "heuristic"). Returns ``points[state, repeat, side]``: the award, plus
+    All Fives' count points of the deal (Kozel: the raw penalty)."""
+    batch = np.ascontiguousarray(np.asarray(states, dtype=np.int64).reshape(-1, core.SIZE))
+    sides = 2 if (batch[:, core.VARIANT] == core.KOZEL).any() else int(batch[:, core.PLAYERS].max())
+    out = np.zeros((batch.shape[0], repeats, sides), dtype=np.int64)
+    core.playouts(batch, repeats, _policy(policy), sides, _seed(seed), out)
+    return out
+
+
+def random_rounds(
+    rules: Rules, n: int, policy: str = "random", seed: int | None = None
+) -> tuple[np.ndarray, int]:
+    """Deal and play ``n`` rounds; returns ``points[round, side]`` and the moves made."""
+    out = np.zeros((n, rules.sides), dtype=np.int64)
+    moves = core.random_rounds(template(rules), rules.hand_size, n, _policy(policy),
+                               rules.sides, _seed(seed), out)
+    return out, int(moves)
+
+
+def _policy(name: str) -> int:
+    try:
+        return POLICIES[name]
+    except KeyError:
+        raise ValueError(f"unknown policy {name!r}; choose one of {', '.join(POLICIES)}") from None
+
+
+def _seed(seed: int | None) -> int:
+    return int(np.random.SeedSequence(seed).generate_state(1)[0] & 0x7FFFFFFF)
