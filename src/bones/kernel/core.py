@@ -21,11 +21,11 @@ from bones.tiles import DOUBLE_SIX, SUIT
 HANDS = 0  # 4 slots: a tile mask per seat
 PLAYERS = 4
 TURN = 5
-LEFT, RIGHT = 6, 7  # the line's end numbers, -1 before the lead
-LEFT_DOUBLE, RIGHT_DOUBLE = 8, 9  # the outermost tile at that end is a double
-SPIN = 10  # All Fives: the spinner's number, -1 before the first double
-SPIN_LEFT, SPIN_RIGHT = 11, 12  # the spinner is still the outermost tile on that side
-UP, DOWN = 13, 14  # the arms' end numbers, -1 while closed
+ENDS = 6  # 4 slots, a place's index apart: the open numbers, -1 where not open
+LEFT, RIGHT, UP, DOWN = 6, 7, 8, 9  # the line's ends (from the lead); the arms' (once open)
+LEFT_DOUBLE, RIGHT_DOUBLE = 10, 11  # the outermost tile at that end is a double
+SPIN = 12  # All Fives: the spinner's number, -1 before the first double
+SPIN_LEFT, SPIN_RIGHT = 13, 14  # the spinner is still the outermost tile on that side
 UP_TILES, DOWN_TILES = 15, 16
 UP_DOUBLE, DOWN_DOUBLE = 17, 18
 LINE = 19  # tiles on the line, the lead included
@@ -70,17 +70,6 @@ def pips(mask: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def end_number(s: np.ndarray, place: int) -> int:
-    if place == 0:
-        return s[LEFT]
-    if place == 1:
-        return s[RIGHT]
-    if place == 2:
-        return s[UP]
-    return s[DOWN]
-
-
-@njit(cache=True, inline="always")
 def playable(s: np.ndarray) -> int:
     if s[LEFT] < 0:
         return 0
@@ -90,7 +79,7 @@ def playable(s: np.ndarray) -> int:
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal(s: np.ndarray, moves: np.ndarray) -> int:
     """Write the legal move codes into ``moves`` in Round's order; return how many."""
     if s[OVER]:
@@ -105,7 +94,7 @@ def legal(s: np.ndarray, moves: np.ndarray) -> int:
         return k
     places = 4 if s[UP] >= 0 else 2
     for place in range(places):
-        fits = hand & SUITS[end_number(s, place)]
+        fits = hand & SUITS[s[ENDS + place]]
         while fits:
             t = highest(fits)
             moves[k] = t * 5 + place
@@ -172,7 +161,7 @@ def lay(s: np.ndarray, t: int, place: int) -> None:
         s[UP] = s[DOWN] = s[SPIN]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(s: np.ndarray, code: int) -> None:
     """Play a legal move (the caller took it from ``legal``)."""
     seat = s[TURN]
@@ -276,12 +265,14 @@ def finish(s: np.ndarray, reason: int) -> None:
         s[POINTS + winner] = total - low - (0 if s[OTHERS_ONLY] else low)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose(s: np.ndarray, moves: np.ndarray, k: int, policy: int, scratch: np.ndarray,
            rng: np.ndarray) -> int:
     """A move code among the ``k`` legal ones: uniformly at random, or by the heuristic
     (shed heavy tiles and doubles, take All Fives' count points; ties at random)."""
-    if k == 1 or policy == RANDOM:
+    if k == 1:
+        return moves[0]
+    if policy == RANDOM:
         return moves[rand_below(rng, k)]
     best, ties, pick = -1, 0, moves[0]
     allfives = s[VARIANT] == ALLFIVES
