@@ -1,15 +1,19 @@
-"""The ``bones`` command: replay a record, or play a game in the terminal.
+"""The ``bones`` command: replay a record, play a game in the terminal, or pit bots
+against each other.
 
     bones replay game.json
     bones play --variant kozel
+    bones arena hard:medium medium:easy --variant draw --deals 500 --jobs 2
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from bones import bots
 from bones.match import Match
@@ -42,6 +46,16 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--target", type=_target, default=100, help="50, 100, 150 or 'single'")
     play.add_argument("--seed", type=int, default=None, help="repeatable deals and bots")
     play.add_argument("--save", default=None, help="write the game record here at the end")
+    arena = commands.add_parser("arena", help="bots against each other on duplicate deals")
+    arena.add_argument("pairings", nargs="+", help="A:B, e.g. hard:medium")
+    arena.add_argument("--variant", choices=VARIANTS, default="draw")
+    arena.add_argument("--players", type=int, default=None)
+    arena.add_argument("--deals", type=int, default=200, help="duplicate deal pairs")
+    arena.add_argument("--matches", type=int, default=0, help="duplicate match pairs")
+    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    arena.add_argument("--csv", default="arena.csv")
+    arena.add_argument("--png", default="arena.png")
     return top
 
 
@@ -49,7 +63,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "replay":
         return replay(args.record)
+    if args.command == "arena":
+        return arena(args)
     return play(args)
+
+
+def arena(args: argparse.Namespace) -> int:
+    from rich.progress import Progress, TaskID
+
+    from bones.arena import duel
+    from bones.arena_report import print_table, write_csv, write_png
+
+    pairs = []
+    for pairing in args.pairings:
+        a, _, b = pairing.partition(":")
+        if a not in bots.LEVELS or b not in bots.LEVELS:
+            print(f"bones arena: {pairing!r}: name two levels as A:B, from "
+                  f"{', '.join(bots.LEVELS)}", file=sys.stderr)
+            return 2
+        pairs.append((a, b))
+    try:
+        rules = Rules.preset(args.variant, **({"players": args.players} if args.players else {}))
+    except ValueError as error:
+        print(f"bones arena: {error}", file=sys.stderr)
+        return 2
+    duels = []
+    with Progress() as progress:
+        for a, b in pairs:
+            task = progress.add_task(f"{a} vs {b}", total=args.deals + args.matches)
+
+            def advance(n: int, task: TaskID = task) -> None:
+                progress.advance(task, n)
+
+            duels.append(duel(rules.variant, rules.players, a, b, args.deals, args.seed,
+                              args.matches, args.jobs, advance))
+    print_table(duels)
+    write_csv(duels, Path(args.csv))
+    write_png(duels, Path(args.png))
+    print(f"wrote {args.csv} and {args.png}")
+    return 0
 
 
 def replay(path: str) -> int:

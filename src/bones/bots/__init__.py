@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from bones.bots.base import Bot
 from bones.bots.easy import EasyBot
+from bones.bots.hard import HardBot
+from bones.bots.medium import MediumBot
 
-__all__ = ["LEVELS", "Bot", "EasyBot", "get"]
+__all__ = ["LEVELS", "Bot", "EasyBot", "HardBot", "MediumBot", "get"]
 
-LEVELS: dict[str, type[Bot]] = {"easy": EasyBot}
+LEVELS: dict[str, type[Bot]] = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
 
 
 def get(level: str, seed: int | None = None) -> Bot:

@@ -1,0 +1,116 @@
+"""Bots: legal, deterministic under a seed, and blind to what their seat cannot see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bones import Round, Rules, bots
+from bones.tiles import DOUBLE_SIX
+
+LEVELS = list(bots.LEVELS)
+VARIANTS = [("draw", 2), ("draw", 4), ("block", 3), ("kozel", 4), ("allfives", 2)]
+
+
+def small(level: str, seed: int) -> bots.Bot:
+    if level == "hard":
+        return bots.HardBot(seed=seed, samples=20, playouts=2)
+    return bots.get(level, seed=seed)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize(("variant", "players"), VARIANTS)
+def test_bots_play_whole_rounds_legally(level: str, variant: str, players: int) -> None:
+    rules = Rules.preset(variant, players=players)
+    bot = small(level, 1)
+    for seed in range(3):
+        rnd = Round.deal(rules, seed=seed)
+        while not rnd.is_over:
+            move = bot.choose(rnd.view(rnd.turn or 0))
+            assert move in rnd.legal_moves()
+            rnd.push(move)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_deterministic_under_a_seed(level: str) -> None:
+    rules = Rules.preset("kozel")
+    rng = random.Random(5)
+    for seed in range(15):
+        rnd = Round.deal(rules, seed=seed)
+        for _ in range(rng.randrange(10)):
+            if not rnd.is_over:
+                rnd.push(rng.choice(rnd.legal_moves()))
+        if rnd.is_over:
+            continue
+        view = rnd.view(rnd.turn or 0)
+        if len(view.legal_moves) < 2:
+            continue
+        assert small(level, seed).choose(view) == small(level, seed).choose(view)
+
+
+def same_view_other_hands(rnd: Round, seat: int, rng: random.Random) -> Round:
+    """A round of a variant without drawing whose hidden tiles are dealt differently but
+    which shows ``seat`` the same view: the other hands' tiles shuffled among them (voids
+    kept), the same moves played."""
+    assert not rnd.rules.draws
+    view = rnd.view(seat)
+    placed = {text.split()[0]: mover for mover, text in rnd.history if text != "pass"}
+    lead = rnd.lead
+    assert lead is not None
+    placed[str(lead.tile)] = lead.seat
+    hidden = [t for s, h in enumerate(rnd.hands) if s != seat for t in h]
+    hidden += list(rnd.out_of_play)
+    others = [s for s in range(rnd.rules.players) if s != seat]
+    for _ in range(2000):
+        rng.shuffle(hidden)
+        hands, start = [], 0
+        for s in range(rnd.rules.players):
+            size = len(rnd.hands[s])
+            hands.append(list(rnd.hands[s]) if s == seat else hidden[start:start + size])
+            start += 0 if s == seat else size
+        if any({t.high, t.low} & view.lacks[s] for s in others for t in hands[s]):
+            continue
+        for tile_text, owner in placed.items():
+            hands[owner].append(DOUBLE_SIX[[str(t) for t in DOUBLE_SIX].index(tile_text)])
+        try:
+            twin = Round.from_hands(rnd.rules, hands, leader=None if lead.automatic else
+                                    lead.seat, scores=rnd.scores)
+            for _, text in rnd.history:
+                twin.push(text)
+        except ValueError:  # a void Kozel deal, or moves this deal does not allow
+            continue
+        if twin.view(seat) == view and twin.hands != rnd.hands:
+            return twin
+    pytest.skip("no other deal fits this view")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("variant", ["kozel", "block"])
+def test_a_bot_sees_only_its_view(level: str, variant: str) -> None:
+    """Two rounds that differ only in tiles a seat cannot see get the same decision from
+    the same bot with the same seed: the view is all it reads."""
+    rules = Rules.preset(variant)
+    rng = random.Random(variant)
+    checked = 0
+    for seed in range(40):
+        rnd = Round.deal(rules, seed=seed)
+        for _ in range(rng.randrange(8)):
+            if not rnd.is_over:
+                rnd.push(rng.choice(rnd.legal_moves()))
+        if rnd.is_over:
+            continue
+        seat = rnd.turn or 0
+        twin = same_view_other_hands(rnd, seat, rng)
+        assert twin.view(seat) == rnd.view(seat)
+        assert twin.hands != rnd.hands
+        if len(rnd.legal_moves()) > 1:
+            assert small(level, seed).choose(rnd.view(seat)) == small(level, seed).choose(
+                twin.view(seat))
+            checked += 1
+    assert checked > 5
+
+
+def test_unknown_level() -> None:
+    with pytest.raises(ValueError, match="unknown bot level 'genius'"):
+        bots.get("genius")
