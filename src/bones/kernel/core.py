@@ -268,12 +268,18 @@ def finish(s: np.ndarray, reason: int) -> None:
 @njit(cache=True, inline="always")
 def choose(s: np.ndarray, moves: np.ndarray, k: int, policy: int, scratch: np.ndarray,
            rng: np.ndarray) -> int:
-    """A move code among the ``k`` legal ones: uniformly at random, or by the heuristic
-    (shed heavy tiles and doubles, take All Fives' count points; ties at random)."""
+    """A move code among the ``k`` legal ones: uniformly at random, or by the heuristic."""
     if k == 1:
         return moves[0]
     if policy == RANDOM:
         return moves[rand_below(rng, k)]
+    return heuristic_move(s, moves, k, scratch, rng)
+
+
+@njit(cache=True)
+def heuristic_move(s: np.ndarray, moves: np.ndarray, k: int, scratch: np.ndarray,
+                   rng: np.ndarray) -> int:
+    """Shed heavy tiles and doubles, take All Fives' count points; ties at random."""
     best, ties, pick = -1, 0, moves[0]
     allfives = s[VARIANT] == ALLFIVES
     seat = s[TURN]
