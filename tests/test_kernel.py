@@ -162,3 +162,44 @@ def test_heuristic_beats_random_in_kozel() -> None:
     randomly = playouts(rng_states, repeats=20, policy="random", seed=1)
     assert template.shape == (core.SIZE,)
     assert heuristic.sum() < randomly.sum()
+
+
+def minimax(rnd: Round, side: int) -> float:
+    """The margin ``side`` can force, by plain minimax over Round (others minimize)."""
+    if rnd.is_over:
+        result = rnd.result
+        assert result is not None
+        points = [p + sum(c for seat, c in enumerate(rnd.count_points)
+                          if rnd.rules.side_of(seat) == s and rnd.rules.variant == "allfives")
+                  for s, p in enumerate(result.points)]
+        mine = points[side]
+        others = [p for s, p in enumerate(points) if s != side]
+        value = mine - sum(others) / len(others)
+        return -value if rnd.rules.variant == "kozel" else value
+    values = []
+    for move in rnd.legal_moves():
+        rnd.push(move)
+        values.append(minimax(rnd, side))
+        rnd.pop()
+    mover = rnd.rules.side_of(rnd.turn or 0)
+    return max(values) if mover == side else min(values)
+
+
+@pytest.mark.parametrize("variant", ["draw", "block", "kozel", "allfives"])
+def test_exact_endgames(variant: str) -> None:
+    """The kernel's alpha-beta finds the value plain minimax over Round finds."""
+    from bones.kernel.solve import solve, tiles_left
+
+    rules = Rules.preset(variant)
+    rng = random.Random(variant)
+    checked = 0
+    for seed in range(200):
+        rnd = Round.deal(rules, seed=seed)
+        while not rnd.is_over and tiles_left(encode(rnd)) > 9:
+            rnd.push(rng.choice(rnd.legal_moves()))
+        if rnd.is_over:
+            continue
+        side = rules.side_of(rnd.turn or 0)
+        assert solve(encode(rnd), side) == pytest.approx(minimax(rnd, side))
+        checked += 1
+    assert checked > 20

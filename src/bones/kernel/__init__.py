@@ -19,15 +19,15 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from bones.kernel import core
+from bones.kernel import core, solve
 from bones.moves import DRAW, PASS, PLAYS, Draw, Move, Play
 from bones.round import Round
 from bones.rules import Rules
 from bones.tiles import Tile, mask_of
 from bones.view import PlayerView
 
-__all__ = ["POLICIES", "decode_move", "encode", "encode_move", "playouts", "position",
-           "random_rounds", "template"]
+__all__ = ["POLICIES", "decode_move", "encode", "encode_move", "evaluate", "playouts",
+           "position", "random_rounds", "template"]
 
 POLICIES = {"random": core.RANDOM, "heuristic": core.HEURISTIC}
 VARIANTS = {"draw": core.DRAW_GAME, "block": core.BLOCK_GAME, "kozel": core.KOZEL,
@@ -145,6 +145,25 @@ def playouts(
     sides = 2 if (batch[:, core.VARIANT] == core.KOZEL).any() else int(batch[:, core.PLAYERS].max())
     out = np.zeros((batch.shape[0], repeats, sides), dtype=np.int64)
     core.playouts(batch, repeats, _policy(policy), sides, _seed(seed), out)
+    return out
+
+
+def evaluate(
+    states: Sequence[np.ndarray] | np.ndarray,
+    side: int,
+    repeats: int = 4,
+    policy: str = "heuristic",
+    budget: int = 0,
+    win_bonus: float = 0.0,
+    seed: int | None = None,
+) -> np.ndarray:
+    """Each state's value for ``side``: its points minus the other sides' mean (Kozel's
+    penalties the other way), plus ``win_bonus`` for winning the round (minus it when
+    another side wins); exact by alpha-beta where a search of at most ``budget``
+    positions settles it, else averaged over ``repeats`` playouts."""
+    batch = np.ascontiguousarray(np.asarray(states, dtype=np.int64).reshape(-1, core.SIZE))
+    out = np.zeros(batch.shape[0])
+    solve.evaluate(batch, side, repeats, _policy(policy), budget, win_bonus, _seed(seed), out)
     return out
 
 

@@ -1,0 +1,163 @@
+"""Exact play of a round's end: alpha-beta search over a determinized position.
+
+With every tile known (a determinization) the rest of a round is a game of perfect
+information. When little is left it is cheap to play it perfectly: this module returns
+the best margin a side can force, the other sides playing against it (the usual
+"paranoid" reading when there are more than two).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from bones.kernel.bits import popcount, seed_state
+from bones.kernel.core import (
+    ALLFIVES,
+    BONE_COUNT,
+    COUNT,
+    DRAWN,
+    HANDS,
+    KOZEL,
+    MAX_MOVES,
+    OVER,
+    PLAYERS,
+    POINTS,
+    SIZE,
+    TURN,
+    VARIANT,
+    WINNER,
+    apply,
+    legal,
+    play_out,
+)
+
+SOLVABLE = 16  # tiles left (hands and boneyard) below which a search is worth trying
+DEPTH = 28 + 28 + 3 * 28  # plies: every tile placed, every draw, three passes a placement
+
+
+@njit(cache=True)
+def side_of(s: np.ndarray, seat: int) -> int:
+    return seat % 2 if s[VARIANT] == KOZEL else seat
+
+
+@njit(cache=True)
+def margin(s: np.ndarray, side: int, win_bonus: float) -> float:
+    """A finished round's points for ``side`` minus the mean of the other sides', and
+    ``win_bonus`` more (or less) when ``side`` won (or another side won) the round."""
+    sides = 2 if s[VARIANT] == KOZEL else s[PLAYERS]
+    mine, others = 0.0, 0.0
+    for other in range(sides):
+        points = s[POINTS + other] + (s[COUNT + other] if s[VARIANT] == ALLFIVES else 0)
+        if other == side:
+            mine = points
+        else:
+            others += points
+    value = mine - others / (sides - 1)
+    value = -value if s[VARIANT] == KOZEL else value
+    if s[WINNER] >= 0:
+        value += win_bonus if s[WINNER] == side else -win_bonus
+    return value
+
+
+@njit(cache=True)
+def tiles_left(s: np.ndarray) -> int:
+    total = s[BONE_COUNT] - s[DRAWN]
+    for seat in range(s[PLAYERS]):
+        total += popcount(s[HANDS + seat])
+    return total
+
+
+@njit(cache=True)
+def solve(state: np.ndarray, side: int, win_bonus: float = 0.0,
+          budget: int = 1 << 62) -> float:
+    """The margin ``side`` can force from ``state`` with perfect play on all sides, or
+    NaN when that takes more than ``budget`` positions.
+
+    Alpha-beta, kept iterative with one row per ply (numba's recursion overflows the
+    native stack in deep searches)."""
+    stack = np.empty((DEPTH + 1, SIZE), dtype=np.int64)
+    moves = np.empty((DEPTH + 1, MAX_MOVES), dtype=np.int64)
+    count = np.zeros(DEPTH + 1, dtype=np.int64)
+    next_move = np.zeros(DEPTH + 1, dtype=np.int64)
+    best = np.zeros(DEPTH + 1)
+    alpha = np.zeros(DEPTH + 1)
+    beta = np.zeros(DEPTH + 1)
+    maximizing = np.zeros(DEPTH + 1, dtype=np.bool_)
+    stack[0] = state
+    if state[OVER]:
+        return margin(state, side, win_bonus)
+    level = 0
+    _enter(stack[0], side, -1e18, 1e18, 0, moves, count, next_move, best, alpha, beta,
+           maximizing)
+    while True:
+        if next_move[level] < count[level]:
+            budget -= 1
+            if budget < 0:
+                return np.nan
+            child = stack[level + 1]
+            child[:] = stack[level]
+            apply(child, moves[level, next_move[level]])
+            next_move[level] += 1
+            if child[OVER]:
+                _update(level, margin(child, side, win_bonus), count, next_move, best, alpha, beta,
+                        maximizing)
+            else:
+                level += 1
+                _enter(child, side, alpha[level - 1], beta[level - 1], level, moves, count,
+                       next_move, best, alpha, beta, maximizing)
+        else:
+            if level == 0:
+                return best[0]
+            level -= 1
+            _update(level, best[level + 1], count, next_move, best, alpha, beta, maximizing)
+
+
+@njit(cache=True, inline="always")
+def _enter(s: np.ndarray, side: int, low: float, high: float, level: int, moves: np.ndarray,
+           count: np.ndarray, next_move: np.ndarray, best: np.ndarray, alpha: np.ndarray,
+           beta: np.ndarray, maximizing: np.ndarray) -> None:
+    count[level] = legal(s, moves[level])
+    next_move[level] = 0
+    maximizing[level] = side_of(s, s[TURN]) == side
+    best[level] = -1e18 if maximizing[level] else 1e18
+    alpha[level], beta[level] = low, high
+
+
+@njit(cache=True, inline="always")
+def _update(level: int, value: float, count: np.ndarray, next_move: np.ndarray,
+            best: np.ndarray, alpha: np.ndarray, beta: np.ndarray,
+            maximizing: np.ndarray) -> None:
+    if maximizing[level]:
+        best[level] = max(best[level], value)
+        alpha[level] = max(alpha[level], best[level])
+    else:
+        best[level] = min(best[level], value)
+        beta[level] = min(beta[level], best[level])
+    if alpha[level] >= beta[level]:
+        next_move[level] = count[level]  # cut off: the rest cannot change the choice above
+
+
+@njit(cache=True)
+def evaluate(states: np.ndarray, side: int, repeats: int, policy: int, budget: int,
+             win_bonus: float, seed: int, out: np.ndarray) -> None:
+    """``out[i]``: the margin of ``side`` from ``states[i]``: exact where a search of at
+    most ``budget`` positions settles it, else the mean of ``repeats`` playouts with
+    ``policy``."""
+    rng = np.empty(2, dtype=np.uint64)
+    seed_state(seed, rng)
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    s = np.empty(SIZE, dtype=np.int64)
+    scratch = np.empty(SIZE, dtype=np.int64)
+    for i in range(states.shape[0]):
+        if budget > 0 and tiles_left(states[i]) <= SOLVABLE:
+            exact = solve(states[i], side, win_bonus, budget)
+            if not np.isnan(exact):
+                out[i] = exact
+                continue
+        total = 0.0
+        for _ in range(repeats):
+            s[:] = states[i]
+            play_out(s, policy, moves, scratch, rng)
+            total += margin(s, side, win_bonus)
+        out[i] = total / repeats
