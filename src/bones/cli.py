@@ -77,9 +77,10 @@ def arena(args: argparse.Namespace) -> int:
     pairs = []
     for pairing in args.pairings:
         a, _, b = pairing.partition(":")
-        if a not in bots.LEVELS or b not in bots.LEVELS:
-            print(f"bones arena: {pairing!r}: name two levels as A:B, from "
-                  f"{', '.join(bots.LEVELS)}", file=sys.stderr)
+        known = {**bots.LEVELS, **bots.BASELINES}
+        if a not in known or b not in known:
+            print(f"bones arena: {pairing!r}: name two bots as A:B, from "
+                  f"{', '.join(known)}", file=sys.stderr)
             return 2
         pairs.append((a, b))
     try:

@@ -12,17 +12,21 @@ from __future__ import annotations
 from bones.bots.base import Bot
 from bones.bots.easy import EasyBot
 from bones.bots.hard import HardBot
+from bones.bots.heaviest import HeaviestBot
 from bones.bots.medium import MediumBot
 
-__all__ = ["LEVELS", "Bot", "EasyBot", "HardBot", "MediumBot", "get"]
+__all__ = ["BASELINES", "LEVELS", "Bot", "EasyBot", "HardBot", "HeaviestBot", "MediumBot", "get"]
 
 LEVELS: dict[str, type[Bot]] = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
+"""The levels players choose from."""
+BASELINES: dict[str, type[Bot]] = {"heaviest": HeaviestBot}
+"""Yardsticks for the arena."""
 
 
 def get(level: str, seed: int | None = None) -> Bot:
     """A bot of the given level, deterministic under ``seed``."""
     try:
-        return LEVELS[level](seed=seed)
+        return {**LEVELS, **BASELINES}[level](seed=seed)
     except KeyError:
-        known = ", ".join(LEVELS)
+        known = ", ".join([*LEVELS, *BASELINES])
         raise ValueError(f"unknown bot level {level!r}; choose one of {known}") from None
