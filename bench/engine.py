@@ -138,13 +138,19 @@ CASES = [
 ]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def start(description: str) -> argparse.Namespace:
+    """Read ``--seconds``, move into the benchmarks' environment, keep to one core."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     args = parser.parse_args()
     ensure_environment()
     if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    return args
+
+
+def main() -> None:
+    args = start(__doc__.split("\n\n")[0])
     from rich.console import Console
     from rich.progress import track
     from rich.table import Table

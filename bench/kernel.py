@@ -11,13 +11,11 @@ Comparable variants: 2-player block against OpenSpiel's ``python_block_dominoes`
 
 from __future__ import annotations
 
-import argparse
-import os
 import platform
 import random
 import time
 
-from engine import bones_player, dominoes_player, ensure_environment, openspiel_player, timed
+from engine import bones_player, dominoes_player, openspiel_player, start, timed
 
 CASES = [  # label, variant, players, peer
     ("2-player block", "block", 2, "openspiel block"),
@@ -48,12 +46,7 @@ def kernel_speed(variant: str, players: int, policy: str, seconds: float) -> flo
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
-    args = parser.parse_args()
-    ensure_environment()
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    args = start(__doc__.split("\n\n")[0])
     from rich.console import Console
     from rich.progress import track
     from rich.table import Table

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from bones import DOUBLE_SIX, Round, Rules, Tile
@@ -33,6 +34,20 @@ def make_round(variant: str, hands: Sequence[str], *, top: str = "", leader: int
         boneyard = tiles(top)
         boneyard += rest_of(*dealt, boneyard)
     return Round.from_hands(rules, dealt, boneyard, leader=leader, scores=scores)
+
+
+def random_positions(rules: Rules, seeds: range, rng: random.Random, most: int,
+                     **deal: Any) -> Iterator[Round]:
+    """Rounds dealt from each seed and played on by up to ``most`` random moves; those
+    that ended on the way are left out."""
+    for seed in seeds:
+        rnd = Round.deal(rules, seed=seed, **deal)
+        for _ in range(rng.randrange(most)):
+            if rnd.is_over:
+                break
+            rnd.push(rng.choice(rnd.legal_moves()))
+        if not rnd.is_over:
+            yield rnd
 
 
 def play(rnd: Round, *moves: str) -> Round:

@@ -9,6 +9,8 @@ import pytest
 from bones import Round, Rules, bots
 from bones.tiles import DOUBLE_SIX
 
+from .helpers import random_positions
+
 LEVELS = list(bots.LEVELS)
 VARIANTS = [("draw", 2), ("draw", 4), ("block", 3), ("kozel", 4), ("allfives", 2)]
 
@@ -34,15 +36,8 @@ def test_bots_play_whole_rounds_legally(level: str, variant: str, players: int) 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_deterministic_under_a_seed(level: str) -> None:
-    rules = Rules.preset("kozel")
     rng = random.Random(5)
-    for seed in range(15):
-        rnd = Round.deal(rules, seed=seed)
-        for _ in range(rng.randrange(10)):
-            if not rnd.is_over:
-                rnd.push(rng.choice(rnd.legal_moves()))
-        if rnd.is_over:
-            continue
+    for seed, rnd in enumerate(random_positions(Rules.preset("kozel"), range(15), rng, 10)):
         view = rnd.view(rnd.turn or 0)
         if len(view.legal_moves) < 2:
             continue
@@ -90,16 +85,9 @@ def same_view_other_hands(rnd: Round, seat: int, rng: random.Random) -> Round:
 def test_a_bot_sees_only_its_view(level: str, variant: str) -> None:
     """Two rounds that differ only in tiles a seat cannot see get the same decision from
     the same bot with the same seed: the view is all it reads."""
-    rules = Rules.preset(variant)
     rng = random.Random(variant)
     checked = 0
-    for seed in range(40):
-        rnd = Round.deal(rules, seed=seed)
-        for _ in range(rng.randrange(8)):
-            if not rnd.is_over:
-                rnd.push(rng.choice(rnd.legal_moves()))
-        if rnd.is_over:
-            continue
+    for seed, rnd in enumerate(random_positions(Rules.preset(variant), range(40), rng, 8)):
         seat = rnd.turn or 0
         twin = same_view_other_hands(rnd, seat, rng)
         assert twin.view(seat) == rnd.view(seat)

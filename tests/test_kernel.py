@@ -20,6 +20,8 @@ from bones.kernel import template as kernel_template
 from bones.round import split
 from bones.tiles import BY_INDEX
 
+from .helpers import random_positions
+
 ROUNDS = int(os.environ.get("KERNEL_ROUNDS", "100000" if os.environ.get("CI") else "3000"))
 CHUNK = 5000
 CONFIGS = [
@@ -87,14 +89,7 @@ def test_playouts_from_positions_mid_round(variant: str) -> None:
     one Round reaches, checked by replaying the kernel's random playouts move by move."""
     rules = Rules.preset(variant)
     rng = random.Random(variant)
-    for seed in range(300):
-        rnd = Round.deal(rules, seed=seed)
-        for _ in range(rng.randrange(12)):
-            if rnd.is_over:
-                break
-            rnd.push(rng.choice(rnd.legal_moves()))
-        if rnd.is_over:
-            continue
+    for seed, rnd in enumerate(random_positions(rules, range(300), rng, 12)):
         state = encode(rnd)
         moves = np.empty(core.MAX_MOVES, dtype=np.int64)
         k = core.legal(state, moves)
@@ -122,14 +117,8 @@ def test_views_encode_like_the_round() -> None:
     for variant in ("draw", "allfives", "kozel"):
         rules = Rules.preset(variant)
         rng = random.Random(variant)
-        for seed in range(100):
-            rnd = Round.deal(rules, seed=seed, scores=(40, 55) if variant == "allfives" else None)
-            for _ in range(rng.randrange(20)):
-                if rnd.is_over:
-                    break
-                rnd.push(rng.choice(rnd.legal_moves()))
-            if rnd.is_over:
-                continue
+        scores = (40, 55) if variant == "allfives" else None
+        for rnd in random_positions(rules, range(100), rng, 20, scores=scores):
             view = rnd.view(rnd.turn or 0)
             from_view = position(rules, rnd.hands, rnd.boneyard, view)
             assert (from_view == encode(rnd)).all()

@@ -15,6 +15,8 @@ from bones import DOUBLE_SIX, Round, Rules, Tile
 from bones.bots.sampler import Sampler
 from bones.view import PlayerView
 
+from .helpers import random_positions
+
 
 def consistent_deals(view: PlayerView) -> Iterator[tuple[frozenset[Tile], ...]]:
     """Every way to fill the other hands, by brute force."""
@@ -74,16 +76,8 @@ def test_uniform_against_enumeration(variant: str, players: int) -> None:
 
 
 def test_samples_keep_everything_known() -> None:
-    rules = Rules.preset("draw", players=4)
     rng = random.Random(3)
-    for seed in range(200):
-        rnd = Round.deal(rules, seed=seed)
-        for _ in range(rng.randrange(30)):
-            if rnd.is_over:
-                break
-            rnd.push(rng.choice(rnd.legal_moves()))
-        if rnd.is_over:
-            continue
+    for rnd in random_positions(Rules.preset("draw", players=4), range(200), rng, 30):
         view = rnd.view(rnd.turn or 0)
         sample = Sampler(view).sample(rng)
         assert sample.hands[view.seat] == view.hand

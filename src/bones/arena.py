@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from bones import bots
 from bones.match import Match
+from bones.moves import Move
 from bones.round import Round
 from bones.rules import Rules
 
@@ -97,19 +98,24 @@ def _players(rules: Rules, a: bots.Bot, b: bots.Bot, swap: bool) -> list[bots.Bo
             for seat in range(rules.players)]
 
 
+def _next_move(rnd: Round, seats: list[bots.Bot], names: list[str],
+               times: dict[str, list[float]]) -> Move:
+    """The forced move, or the seat's bot's choice (timed)."""
+    forced = rnd.forced()
+    if forced is not None:
+        return forced
+    seat = rnd.turn
+    assert seat is not None
+    start = time.perf_counter()
+    move = seats[seat].choose(rnd.view(seat))
+    times.setdefault(names[seat], []).append(time.perf_counter() - start)
+    return move
+
+
 def _play_round(rnd: Round, seats: list[bots.Bot], names: list[str],
                 times: dict[str, list[float]]) -> None:
     while not rnd.is_over:
-        forced = rnd.forced()
-        seat = rnd.turn
-        assert seat is not None
-        if forced is not None:
-            rnd.push(forced)
-            continue
-        start = time.perf_counter()
-        move = seats[seat].choose(rnd.view(seat))
-        times.setdefault(names[seat], []).append(time.perf_counter() - start)
-        rnd.push(move)
+        rnd.push(_next_move(rnd, seats, names, times))
 
 
 def _duel_chunk(variant: str, players: int, a: str, b: str, seeds: list[int],
@@ -164,17 +170,7 @@ def _play_match(rules: Rules, a: bots.Bot, b: bots.Bot, swap: bool, seed: int,
     seats = _players(rules, a, b, swap)
     names = [s.level + (" (A)" if s is a else " (B)") for s in seats]
     while not match.is_over:
-        rnd = match.round
-        seat = rnd.turn
-        assert seat is not None
-        forced = rnd.forced()
-        if forced is not None:
-            match.push(forced)
-            continue
-        start = time.perf_counter()
-        move = seats[seat].choose(rnd.view(seat))
-        times.setdefault(names[seat], []).append(time.perf_counter() - start)
-        match.push(move)
+        match.push(_next_move(match.round, seats, names, times))
     a_side = 1 if swap else 0
     return int(match.winner is not None and match.winner % 2 == a_side)
 

@@ -318,14 +318,19 @@ def side_points(s: np.ndarray, side: int) -> int:
 
 
 @njit(cache=True)
+def workspace(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A seeded generator, a move list, a state and a scratch state for a batch."""
+    rng = np.empty(2, dtype=np.uint64)
+    seed_state(seed, rng)
+    return (rng, np.empty(MAX_MOVES, dtype=np.int64), np.empty(SIZE, dtype=np.int64),
+            np.empty(SIZE, dtype=np.int64))
+
+
+@njit(cache=True)
 def playouts(states: np.ndarray, repeats: int, policy: int, sides: int, seed: int,
              out: np.ndarray) -> None:
     """Play every state out ``repeats`` times; ``out[b, r, side]`` gets the points."""
-    rng = np.empty(2, dtype=np.uint64)
-    seed_state(seed, rng)
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    s = np.empty(SIZE, dtype=np.int64)
-    scratch = np.empty(SIZE, dtype=np.int64)
+    rng, moves, s, scratch = workspace(seed)
     for b in range(states.shape[0]):
         for r in range(repeats):
             s[:] = states[b]
@@ -394,11 +399,7 @@ def lead_first(s: np.ndarray) -> None:
 def random_rounds(template: np.ndarray, hand_size: int, n: int, policy: int,
                   sides: int, seed: int, out: np.ndarray) -> int:
     """Deal and play ``n`` rounds; ``out[i, side]`` gets the points. Returns the moves."""
-    rng = np.empty(2, dtype=np.uint64)
-    seed_state(seed, rng)
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    s = np.empty(SIZE, dtype=np.int64)
-    scratch = np.empty(SIZE, dtype=np.int64)
+    rng, moves, s, scratch = workspace(seed)
     order = np.empty(28, dtype=np.int64)
     total = 0
     for i in range(n):
@@ -417,11 +418,7 @@ def logged_rounds(template: np.ndarray, hand_size: int, n: int, seed: int,
                   orders: np.ndarray, steps: np.ndarray, results: np.ndarray) -> None:
     """Random rounds with everything a replay needs to compare: the deal order, and per
     move the number of legal moves, a hash of their list, and the move chosen."""
-    rng = np.empty(2, dtype=np.uint64)
-    seed_state(seed, rng)
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    s = np.empty(SIZE, dtype=np.int64)
-    scratch = np.empty(SIZE, dtype=np.int64)
+    rng, moves, s, scratch = workspace(seed)
     order = np.empty(28, dtype=np.int64)
     for i in range(n):
         deal(s, template, hand_size, order, rng)

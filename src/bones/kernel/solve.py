@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bones.kernel.bits import popcount, seed_state
+from bones.kernel.bits import popcount
 from bones.kernel.core import (
     ALLFIVES,
     BONE_COUNT,
@@ -30,6 +30,7 @@ from bones.kernel.core import (
     apply,
     legal,
     play_out,
+    workspace,
 )
 
 SOLVABLE = 16  # tiles left (hands and boneyard) below which a search is worth trying
@@ -144,11 +145,7 @@ def evaluate(states: np.ndarray, side: int, repeats: int, policy: int, budget: i
     """``out[i]``: the margin of ``side`` from ``states[i]``: exact where a search of at
     most ``budget`` positions settles it, else the mean of ``repeats`` playouts with
     ``policy``."""
-    rng = np.empty(2, dtype=np.uint64)
-    seed_state(seed, rng)
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    s = np.empty(SIZE, dtype=np.int64)
-    scratch = np.empty(SIZE, dtype=np.int64)
+    rng, moves, s, scratch = workspace(seed)
     for i in range(states.shape[0]):
         if budget > 0 and tiles_left(states[i]) <= SOLVABLE:
             exact = solve(states[i], side, win_bonus, budget)
