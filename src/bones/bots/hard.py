@@ -30,10 +30,10 @@ class HardBot(Bot):
 
     def __init__(self, seed: int | None = None, samples: int = 120, playouts: int = 4,
                  policy: str = "heuristic", budget: int = 3000,
-                 win_bonus: float = 10.0) -> None:
+                 win_bonus: float = 10.0, solvable: int = 16) -> None:
         super().__init__(seed)
         self.samples, self.playouts, self.policy = samples, playouts, policy
-        self.budget, self.win_bonus = budget, win_bonus
+        self.budget, self.win_bonus, self.solvable = budget, win_bonus, solvable
 
     def pick(self, view: PlayerView) -> Move:
         values = self.evaluate(view)
@@ -55,5 +55,5 @@ class HardBot(Bot):
                 states.append(state)
         values = kernel.evaluate(as_array(states), view.rules.side_of(view.seat),
                                  self.playouts, self.policy, self.budget, self.win_bonus,
-                                 seed=self.rng.getrandbits(32))
+                                 seed=self.rng.getrandbits(32), solvable=self.solvable)
         return [float(v) for v in values.reshape(self.samples, len(moves)).mean(axis=0)]

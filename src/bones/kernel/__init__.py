@@ -156,14 +156,17 @@ def evaluate(
     budget: int = 0,
     win_bonus: float = 0.0,
     seed: int | None = None,
+    solvable: int = 16,
 ) -> np.ndarray:
     """Each state's value for ``side``: its points minus the other sides' mean (Kozel's
     penalties the other way), plus ``win_bonus`` for winning the round (minus it when
-    another side wins); exact by alpha-beta where a search of at most ``budget``
-    positions settles it, else averaged over ``repeats`` playouts."""
+    another side wins); exact by alpha-beta where at most ``solvable`` tiles are left
+    and a search of at most ``budget`` positions settles it, else averaged over
+    ``repeats`` playouts."""
     batch = np.ascontiguousarray(np.asarray(states, dtype=np.int64).reshape(-1, core.SIZE))
     out = np.zeros(batch.shape[0])
-    solve.evaluate(batch, side, repeats, _policy(policy), budget, win_bonus, _seed(seed), out)
+    solve.evaluate(batch, side, repeats, _policy(policy), budget, solvable, win_bonus,
+                   _seed(seed), out)
     return out
 
 

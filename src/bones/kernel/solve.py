@@ -33,7 +33,6 @@ from bones.kernel.core import (
     workspace,
 )
 
-SOLVABLE = 16  # tiles left (hands and boneyard) below which a search is worth trying
 DEPTH = 28 + 28 + 3 * 28  # plies: every tile placed, every draw, three passes a placement
 
 
@@ -141,13 +140,13 @@ def _update(level: int, value: float, count: np.ndarray, next_move: np.ndarray,
 
 @njit(cache=True)
 def evaluate(states: np.ndarray, side: int, repeats: int, policy: int, budget: int,
-             win_bonus: float, seed: int, out: np.ndarray) -> None:
-    """``out[i]``: the margin of ``side`` from ``states[i]``: exact where a search of at
-    most ``budget`` positions settles it, else the mean of ``repeats`` playouts with
-    ``policy``."""
+             solvable: int, win_bonus: float, seed: int, out: np.ndarray) -> None:
+    """``out[i]``: the margin of ``side`` from ``states[i]``: exact where at most
+    ``solvable`` tiles are left and a search of at most ``budget`` positions settles it,
+    else the mean of ``repeats`` playouts with ``policy``."""
     rng, moves, s, scratch = workspace(seed)
     for i in range(states.shape[0]):
-        if budget > 0 and tiles_left(states[i]) <= SOLVABLE:
+        if budget > 0 and tiles_left(states[i]) <= solvable:
             exact = solve(states[i], side, win_bonus, budget)
             if not np.isnan(exact):
                 out[i] = exact
