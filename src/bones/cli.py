@@ -1,6 +1,7 @@
 """The ``bones`` command: replay a record, play a game in the terminal, or pit bots
 against each other.
 
+    bones serve --port 8000 --db sqlite:///bones.db
     bones replay game.json
     bones play --variant kozel
     bones arena hard:medium medium:easy --variant draw --deals 500 --jobs 2
@@ -20,6 +21,7 @@ from bones.match import Match
 from bones.moves import IllegalMove
 from bones.record import RecordError, load
 from bones.rules import TARGETS, VARIANTS, Rules
+from bones.server.hub import Settings
 from bones.text import describe_rules, final_line, replay_lines, result_line, score_text, table_line
 
 
@@ -38,6 +40,17 @@ def _target(text: str) -> int | None:
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="bones", description="Dominoes with exact rules.")
     commands = top.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the game server and the web app")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", default=None,
+                       help="SQLAlchemy URL of the store (default sqlite:///bones.db)")
+    serve.add_argument("--bot-delay", type=float, default=0.8,
+                       help="seconds a bot waits before it moves, so people can follow")
+    serve.add_argument("--leave-after", type=float, default=60.0,
+                       help="seconds a player may be away before a bot takes over the seat")
+    serve.add_argument("--rate", type=float, default=Settings.rate,
+                       help="messages a second one connection may send before it is refused")
     replay = commands.add_parser("replay", help="print a game record move by move and check it")
     replay.add_argument("record", help="a record file (JSON, from match.record())")
     play = commands.add_parser("play", help="play against Easy bots in this terminal")
@@ -65,6 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return replay(args.record)
     if args.command == "arena":
         return arena(args)
+    if args.command == "serve":
+        return serve(args)
     return play(args)
 
 
@@ -102,6 +117,21 @@ def arena(args: argparse.Namespace) -> int:
     write_csv(duels, Path(args.csv))
     write_png(duels, Path(args.png))
     print(f"wrote {args.csv} and {args.png}")
+    return 0
+
+
+def serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from bones.server import DEFAULT_DB, create_app
+    from bones.server.hub import MAX_FRAME
+
+    app = create_app(args.db or DEFAULT_DB,
+                     Settings(bot_delay=args.bot_delay, leave_after=args.leave_after,
+                              rate=args.rate, burst=max(Settings.burst, int(args.rate * 3))))
+    print(f"bones: open http://{args.host}:{args.port}/", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_FRAME,
+                log_level="warning")
     return 0
 
 

@@ -16,14 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
-__all__ = ["BLOCKED_SCORINGS", "TARGETS", "VARIANTS", "Rules"]
+__all__ = ["BLOCKED_SCORINGS", "PLAYERS", "TARGETS", "VARIANTS", "Rules"]
 
 Variant = Literal["draw", "block", "kozel", "allfives"]
 VARIANTS: tuple[str, ...] = ("draw", "block", "kozel", "allfives")
 TARGETS: tuple[int | None, ...] = (50, 100, 150, None)
 BLOCKED_SCORINGS: tuple[str, ...] = ("others_minus_own", "others")
 
-_PLAYERS = {"draw": (2, 3, 4), "block": (2, 3, 4), "kozel": (4,), "allfives": (2,)}
+PLAYERS = {"draw": (2, 3, 4), "block": (2, 3, 4), "kozel": (4,), "allfives": (2,)}
 
 
 def _default_hand(variant: str, players: int) -> int:
@@ -68,7 +68,7 @@ class Rules:
             raise ValueError(
                 f"unknown option {', '.join(unknown)}; options are {', '.join(sorted(known))}"
             )
-        players = options.setdefault("players", _PLAYERS[variant][0])
+        players = options.setdefault("players", PLAYERS[variant][0])
         options.setdefault("hand_size", _default_hand(variant, players) if type(players) is int
                            else 0)  # the players are refused first
         return cls(variant=variant, **options)
@@ -77,7 +77,7 @@ class Rules:
         if self.variant not in VARIANTS:
             raise ValueError(
                 f"unknown variant {self.variant!r}; choose one of {', '.join(VARIANTS)}")
-        allowed = _PLAYERS[self.variant]
+        allowed = PLAYERS[self.variant]
         if type(self.players) is not int or self.players not in allowed:
             if self.variant == "kozel":
                 raise ValueError(

@@ -1,0 +1,174 @@
+"""The FastAPI app: REST for tables, history, records and stats; a WebSocket per seat;
+the web client's files.
+
+>>> from fastapi.testclient import TestClient
+>>> with TestClient(create_app("sqlite://")) as client:
+...     client.get("/api/variants").json()["kozel"]["players"]
+[4]
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from bones import bots
+from bones.rules import PLAYERS, Rules
+from bones.server.hub import Hub, Settings
+from bones.server.protocol import (
+    CreateTable,
+    GameSummary,
+    Joined,
+    JoinTable,
+    Stats,
+    TableInfo,
+)
+from bones.server.store import Store
+from bones.server.table import Table
+
+__all__ = ["DEFAULT_DB", "create_app"]
+
+DEFAULT_DB = "sqlite:///bones.db"
+WEB = Path(str(resources.files("bones") / "web"))
+
+
+def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAPI:
+    """The bones server over the store at ``db`` (any SQLAlchemy URL)."""
+    hub = Hub(Store(db), settings)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await hub.load()
+        yield
+        await hub.close()
+
+    app = FastAPI(title="bones", version="1", lifespan=lifespan,
+                  description="Dominoes tables: create, join, watch and play over WebSockets. "
+                  "The WebSocket protocol is in docs/protocol.md.")
+    app.state.hub = hub
+
+    @app.exception_handler(ValueError)
+    async def _bad_value(_request: Request, error: ValueError) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=422)
+
+    _routes(app, hub)
+    _pages(app)
+    return app
+
+
+def _routes(app: FastAPI, hub: Hub) -> None:
+    @app.get("/api/variants")
+    def variants() -> dict[str, dict[str, Any]]:
+        """Each variant's player counts, default rules and the bot levels."""
+        return {v: {"players": list(players), "rules": Rules.preset(v).to_dict(),
+                    "levels": list(bots.LEVELS)} for v, players in PLAYERS.items()}
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(spec: CreateTable) -> Joined | TableInfo:
+        """A new table. With a named human seat, the answer holds that seat's token."""
+        table, seat, token = await hub.create(spec)
+        if seat is None or token is None:
+            return table.info()
+        return Joined(table=table.info(), seat=seat, token=token, invite=f"/t/{table.id}")
+
+    @app.get("/api/tables")
+    def list_tables() -> list[TableInfo]:
+        """Tables not yet over, newest first."""
+        live = [t.table for t in hub.tables.values() if t.table.status != "over"]
+        return [t.info() for t in sorted(live, key=lambda t: t.created, reverse=True)]
+
+    @app.get("/api/tables/{table_id}", responses={404: {"description": "No such table"}})
+    def get_table(table_id: str) -> TableInfo:
+        return _table(hub, table_id).info()
+
+    @app.post("/api/tables/{table_id}/join",
+              responses={404: {"description": "No such table"},
+                         409: {"description": "No free seat"}})
+    async def join_table(table_id: str, body: JoinTable) -> Joined:
+        """Take a free human seat by display name; keep the token to reconnect."""
+        _table(hub, table_id)
+        try:
+            table, seat, token = await hub.join(table_id, body.name, body.seat)
+        except ValueError as error:
+            raise HTTPException(409, str(error)) from None
+        return Joined(table=table.info(), seat=seat, token=token, invite=f"/t/{table_id}")
+
+    @app.get("/api/games")
+    def games(name: str | None = Query(default=None, max_length=64),
+              limit: int = Query(default=50, ge=1, le=500)) -> list[GameSummary]:
+        """Finished games, newest first; with ``name``, the games that name played."""
+        return [GameSummary(id=g.table_id, variant=g.variant, finished=g.finished.isoformat(),
+                            names=g.names, scores=g.scores, winner=g.winner, loser=g.loser)
+                for g in hub.store.games(name, limit)]
+
+    @app.get("/api/games/{table_id}/record", responses={404: {"description": "No such game"}})
+    def record(table_id: str) -> dict[str, Any]:
+        """The engine's record of a finished game (``bones replay`` reads it)."""
+        game = hub.store.game(table_id)
+        if game is None:
+            raise HTTPException(404, f"no finished game {table_id!r}")
+        return game.record
+
+    @app.get("/api/stats/{name}")
+    def stats(name: str) -> Stats:
+        """A display name's games, wins and losses, per variant too."""
+        return _stats(name, hub.store.games(name, limit=10**9))
+
+    @app.get("/api/metrics")
+    def metrics() -> dict[str, Any]:
+        """Moves handled and the latency from a human's move to its broadcast."""
+        return hub.figures()
+
+    @app.websocket("/ws/{table_id}")
+    async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None) -> None:
+        await hub.connect(ws, table_id, token)
+
+
+def _table(hub: Hub, table_id: str) -> Table:
+    live = hub.tables.get(table_id)
+    if live is None:
+        raise HTTPException(404, f"no open table {table_id!r}")
+    return live.table
+
+
+def _stats(name: str, games: list[Any]) -> Stats:
+    total = wins = losses = 0
+    by_variant: dict[str, dict[str, int]] = {}
+    for game in games:
+        for seat, player in enumerate(game.names):
+            if player != name:
+                continue
+            side = game.sides[seat]
+            row = by_variant.setdefault(game.variant, {"games": 0, "wins": 0, "losses": 0})
+            won = game.winner == side
+            lost = (game.loser == side) if game.loser is not None else (
+                game.winner is not None and not won)
+            total, wins, losses = total + 1, wins + won, losses + lost
+            row["games"] += 1
+            row["wins"] += won
+            row["losses"] += lost
+            break
+    return Stats(name=name, games=total, wins=wins, losses=losses, by_variant=by_variant)
+
+
+def _pages(app: FastAPI) -> None:
+    if not (WEB / "index.html").is_file():
+        return
+    index = WEB / "index.html"
+
+    @app.get("/", include_in_schema=False)
+    def home() -> FileResponse:
+        return FileResponse(index)
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    def invite(table_id: str) -> FileResponse:
+        return FileResponse(index)
+
+    app.mount("/static", StaticFiles(directory=WEB), name="static")

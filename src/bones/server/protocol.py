@@ -1,0 +1,239 @@
+"""The messages between a seat and the server, and the REST bodies, as pydantic models.
+
+Every WebSocket message is one JSON object with ``v`` (the protocol version) and ``type``.
+A client sends :data:`ClientMessage`; the server answers with :class:`StateMessage`,
+:class:`ErrorMessage` or :class:`Pong`. ``docs/protocol.md`` shows each with an example.
+
+>>> parse_client('{"v": 1, "type": "move", "move": "6-3 right"}')
+Move(v=1, type='move', move='6-3 right')
+>>> parse_client('{"v": 1, "type": "jump"}')
+Traceback (most recent call last):
+...
+bones.server.protocol.ProtocolError: unknown message type 'jump'; send one of move, ready, ping
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+__all__ = [
+    "VERSION",
+    "Action",
+    "ClientMessage",
+    "CreateTable",
+    "ErrorMessage",
+    "GameSummary",
+    "JoinTable",
+    "Joined",
+    "Move",
+    "Ping",
+    "Pong",
+    "ProtocolError",
+    "Ready",
+    "SeatInfo",
+    "SeatSpec",
+    "StateMessage",
+    "Stats",
+    "TableInfo",
+    "parse_client",
+]
+
+VERSION: Literal[1] = 1
+"""The protocol version every message carries in ``v``."""
+
+Level = Literal["easy", "medium", "hard"]
+Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f<>]+$")]
+
+
+class ProtocolError(ValueError):
+    """A message the server cannot take; the text says what is wrong with it."""
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    v: Literal[1] = VERSION
+
+
+# -- from a seat ---------------------------------------------------------------------------
+
+class Move(_Message):
+    """Play a move: ``"6-3 right"``, ``"6-3"`` where only one place fits, ``"draw"`` or
+    ``"pass"`` (the server plays forced draws and passes by itself)."""
+
+    type: Literal["move"] = "move"
+    move: Annotated[str, Field(min_length=1, max_length=16)]
+
+
+class Ready(_Message):
+    """The round's end has been seen: deal the next one once every seat is ready."""
+
+    type: Literal["ready"] = "ready"
+
+
+class Ping(_Message):
+    """Keep the connection alive; the server answers ``pong``."""
+
+    type: Literal["ping"] = "ping"
+
+
+ClientMessage = Annotated[Move | Ready | Ping, Field(discriminator="type")]
+_CLIENT: TypeAdapter[Move | Ready | Ping] = TypeAdapter(ClientMessage)
+_TYPES = ("move", "ready", "ping")
+
+
+def parse_client(text: str | bytes) -> Move | Ready | Ping:
+    """A client's message, or ``ProtocolError`` naming the first thing wrong with it."""
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise ProtocolError(f"not JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("a message is a JSON object with v and type")
+    if data.get("type") not in _TYPES:
+        raise ProtocolError(
+            f"unknown message type {data.get('type')!r}; send one of {', '.join(_TYPES)}")
+    if data.get("v", VERSION) != VERSION:
+        raise ProtocolError(f"protocol version {data.get('v')!r} is not spoken here; use {VERSION}")
+    try:
+        return _CLIENT.validate_python(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "message"
+        raise ProtocolError(f"{data['type']}: {where}: {first['msg']}") from None
+
+
+# -- from the server -----------------------------------------------------------------------
+
+class SeatInfo(BaseModel):
+    """A seat as everyone at the table sees it."""
+
+    seat: int
+    kind: Literal["human", "bot"]
+    level: str | None = None
+    name: str | None = None
+    connected: bool = False
+    replaced: bool = False
+    """A human who is away and whose moves a bot makes until they come back."""
+
+
+class TableInfo(BaseModel):
+    """What anyone may know of a table: its rules, seats and standing."""
+
+    id: str
+    variant: str
+    rules: dict[str, Any]
+    status: Literal["waiting", "playing", "between", "over"]
+    seats: list[SeatInfo]
+    round: int
+    """The round shown (0-based)."""
+    scores: list[int]
+    eggs: int = 0
+    ready: list[int] = []
+    winner: int | None = None
+    loser: int | None = None
+    shutout: bool = False
+    bot_delay: float
+    clock: float | None = None
+    created: str
+
+
+class Action(BaseModel):
+    """One move since the last message; ``tile`` is a drawn tile, told to the drawer only."""
+
+    seat: int
+    move: str
+    tile: str | None = None
+
+
+class StateMessage(_Message):
+    """Everything a seat may see, sent after every change. ``you`` is ``None`` for a
+    spectator, whose view has no hand. ``reveal`` is set between rounds and at the end:
+    every hand as it ended, and how the points came about."""
+
+    type: Literal["state"] = "state"
+    seq: int
+    you: int | None
+    table: TableInfo
+    view: dict[str, Any]
+    actions: list[Action] = []
+    reveal: dict[str, Any] | None = None
+
+
+class ErrorMessage(_Message):
+    """Why a message was refused; nothing changed."""
+
+    type: Literal["error"] = "error"
+    code: Literal["bad_message", "illegal_move", "not_your_turn", "not_now", "too_big",
+                  "flood", "spectator"]
+    message: str
+
+
+class Pong(_Message):
+    type: Literal["pong"] = "pong"
+
+
+# -- REST ----------------------------------------------------------------------------------
+
+class SeatSpec(BaseModel):
+    """Who sits in a seat: a human (``name`` fills it now, else it waits for a friend)
+    or a bot of a level."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "bot"]
+    level: Level | None = None
+    name: Name | None = None
+
+
+class CreateTable(BaseModel):
+    """A new table. ``options`` are the rule options of RULES.md (``players``,
+    ``target``, ``hand_size``, ``blocked_scoring``, ``opening_every_round``); ``seats``
+    lists every seat, seat 0 first (Kozel: 0 and 2 are partners)."""
+
+    model_config = ConfigDict(extra="forbid")
+    variant: Literal["draw", "block", "kozel", "allfives"]
+    options: dict[str, Any] = {}
+    seats: list[SeatSpec] = Field(min_length=2, max_length=4)
+    bot_delay: float | None = Field(default=None, ge=0, le=10)
+    clock: float | None = Field(default=None, gt=0, le=600)
+
+
+class JoinTable(BaseModel):
+    """Take a free human seat under a display name."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Name
+    seat: int | None = Field(default=None, ge=0, le=3)
+
+
+class Joined(BaseModel):
+    """Your seat and its token: keep the token to reconnect."""
+
+    table: TableInfo
+    seat: int
+    token: str
+    invite: str
+
+
+class GameSummary(BaseModel):
+    """A finished game, for history lists."""
+
+    id: str
+    variant: str
+    finished: str
+    names: list[str | None]
+    scores: list[int]
+    winner: int | None
+    loser: int | None
+
+
+class Stats(BaseModel):
+    """One display name's record over finished games."""
+
+    name: str
+    games: int
+    wins: int
+    losses: int
+    by_variant: dict[str, dict[str, int]]

@@ -1,0 +1,302 @@
+"""A table: seats, the match being played, and what each seat is shown.
+
+The table knows nothing of sockets or databases. Each change returns the log entries it
+made; the server stores them before it tells anyone, and a table rebuilt from its log
+(:meth:`Table.restore`) is the same table. Deals come from ``secrets.SystemRandom``
+and are logged as they are made, so a replay never needs a seed.
+
+>>> from bones.rules import Rules
+>>> table = Table("t", Rules.preset("draw", target=None),
+...               [Seat("human", name="Ann"), Seat("bot", level="easy")])
+>>> entries = table.start()
+>>> [kind for kind, _, _ in entries]
+['deal']
+>>> table.status
+'playing'
+"""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from bones.match import Match
+from bones.moves import Draw, IllegalMove, parse_move
+from bones.rules import Rules
+from bones.server.protocol import Action, SeatInfo, TableInfo
+from bones.server.store import SavedTable, hash_token
+
+__all__ = ["Entry", "Seat", "Table", "TableError"]
+
+Entry = tuple[str, int | None, dict[str, Any]]
+"""A log entry: kind (``deal``, ``move``, ``ready``), seat, data."""
+
+
+class TableError(ValueError):
+    """A request the table refuses; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class Seat:
+    """Who sits where. A human seat with no ``name`` is free."""
+
+    kind: str
+    level: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    connected: int = 0
+    """Open connections of this seat (not stored: a restarted server starts at 0)."""
+    replaced: bool = False
+    """A bot moves for this human while they are away (not stored)."""
+
+    @property
+    def free(self) -> bool:
+        return self.kind == "human" and self.name is None
+
+    @property
+    def by_bot(self) -> bool:
+        return self.kind == "bot" or self.replaced
+
+    def stored(self) -> dict[str, Any]:
+        return {"kind": self.kind, "level": self.level, "name": self.name,
+                "token_hash": self.token_hash}
+
+
+@dataclass
+class Table:
+    """One table and its match. ``seq`` counts changes; every message carries it."""
+
+    id: str
+    rules: Rules
+    seats: list[Seat]
+    bot_delay: float = 0.8
+    clock: float | None = None
+    created: datetime = field(default_factory=lambda: datetime.now(UTC))
+    match: Match | None = None
+    shown: int = 0
+    """Finished rounds everyone has seen; while it trails the results, play waits."""
+    ready: set[int] = field(default_factory=set)
+    seq: int = 0
+    _deals_logged: int = 0
+
+    def __post_init__(self) -> None:
+        if len(self.seats) != self.rules.players:
+            raise ValueError(f"{self.rules.variant} with {self.rules.players} players needs "
+                             f"{self.rules.players} seats, not {len(self.seats)}")
+
+    # -- state ---------------------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        """``waiting`` for players, ``playing``, ``between`` rounds, or ``over``."""
+        match = self.match
+        if match is None:
+            return "waiting"
+        if len(match.results) > self.shown:
+            return "over" if match.is_over else "between"
+        return "playing"
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to move, while a round is being played."""
+        return self.match.round.turn if self.match and self.status == "playing" else None
+
+    def config(self) -> dict[str, Any]:
+        """What the store keeps of the table besides its seats and log."""
+        return {"rules": self.rules.to_dict(), "bot_delay": self.bot_delay, "clock": self.clock}
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token opens, if any."""
+        wanted = hash_token(token)
+        for number, seat in enumerate(self.seats):
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
+                return number
+        return None
+
+    # -- changes: each returns the entries to log ----------------------------------------
+
+    def join(self, name: str, token_hash: str, seat: int | None = None) -> int:
+        """Seat a human in the given free seat, or the first free one."""
+        free = [n for n, s in enumerate(self.seats) if s.free]
+        if seat is None:
+            if not free:
+                raise TableError("not_now", "this table has no free seat")
+            seat = free[0]
+        if seat not in free:
+            raise TableError("not_now", f"seat {seat} is not a free seat")
+        self.seats[seat].name, self.seats[seat].token_hash = name, token_hash
+        self.seq += 1
+        return seat
+
+    def start(self) -> list[Entry]:
+        """Deal the first round once every seat is taken."""
+        if self.match is not None or any(s.free for s in self.seats):
+            return []
+        self.match = Match(self.rules)
+        self.seq += 1
+        return self._new_deals() + self._forced([])
+
+    def play(self, seat: int, text: str) -> tuple[list[Entry], list[Action]]:
+        """``seat`` plays ``text``, then every forced move that follows."""
+        if self.status != "playing":
+            raise TableError("not_now", f"no round is being played (the table is {self.status})")
+        assert self.match is not None
+        if seat != self.match.round.turn:
+            raise TableError("not_your_turn", f"it is seat {self.match.round.turn}'s turn")
+        try:
+            move = parse_move(text)
+        except IllegalMove as error:
+            raise TableError("illegal_move", str(error)) from None
+        actions: list[Action] = []
+        try:
+            self._push(move, actions)
+        except IllegalMove as error:
+            raise TableError("illegal_move", str(error)) from None
+        entries = self._forced(actions)
+        self.seq += 1
+        return entries, actions
+
+    def ready_up(self, seat: int) -> list[Entry]:
+        """``seat`` has seen the round's end; the next round begins when all have."""
+        if self.status != "between":
+            raise TableError("not_now", "there is no finished round to leave")
+        if seat in self.ready:
+            return []
+        self.ready.add(seat)
+        entries: list[Entry] = [("ready", seat, {})]
+        if len(self.ready) == len(self.seats):
+            self._release()
+            entries += self._forced([])
+        self.seq += 1
+        return entries
+
+    def _release(self) -> None:
+        assert self.match is not None
+        self.shown = len(self.match.results)
+        self.ready.clear()
+
+    def _push(self, move: Any, actions: list[Action]) -> None:
+        match = self.match
+        assert match is not None
+        rnd = match.round
+        seat = rnd.turn
+        assert seat is not None
+        before = set(rnd.hands[seat])
+        match.push(move)
+        drawn = (set(rnd.hands[seat]) - before) if move is Draw() else set()
+        actions.append(Action(seat=seat, move=str(rnd.moves[-1]),
+                              tile=str(drawn.pop()) if drawn else None))
+
+    def _forced(self, actions: list[Action]) -> list[Entry]:
+        match = self.match
+        assert match is not None
+        while self.status == "playing" and (forced := match.round.forced()) is not None:
+            self._push(forced, actions)
+        entries: list[Entry] = [("move", a.seat, {"move": a.move}) for a in actions]
+        return entries + self._new_deals()
+
+    def _new_deals(self) -> list[Entry]:
+        assert self.match is not None
+        fresh = self.match.deals[self._deals_logged:]
+        self._deals_logged = len(self.match.deals)
+        return [("deal", None, deal.to_dict()) for deal, _ in fresh]
+
+    # -- rebuilding ----------------------------------------------------------------------
+
+    @classmethod
+    def restore(cls, saved: SavedTable) -> Table:
+        """The table a log describes, exactly as it was."""
+        config = saved.config
+        table = cls(saved.id, Rules.from_dict(config["rules"]),
+                    [Seat(**s) for s in saved.seats], bot_delay=config["bot_delay"],
+                    clock=config.get("clock"), created=saved.created)
+        deals = [e.data for e in saved.events if e.kind == "deal"]
+        if deals:
+            table.match = Match.from_deals(table.rules, deals)
+            table._deals_logged = len(table.match.deals)
+        for entry in saved.events:
+            if entry.kind == "move":
+                assert table.match is not None
+                table.match.push(entry.data["move"])
+            elif entry.kind == "ready":
+                table.ready.add(entry.seat or 0)
+                if len(table.ready) == len(table.seats):
+                    table._release()
+        if table.match is not None and table._deals_logged != len(table.match.deals):
+            raise ValueError(f"table {saved.id}: the log lacks a deal its moves need")
+        table.seq = len(saved.events) + 1
+        return table
+
+    # -- what people see -----------------------------------------------------------------
+
+    def info(self) -> TableInfo:
+        """The public face of the table."""
+        match = self.match
+        status = self.status
+        scores: list[int] = [0] * self.rules.sides
+        shown_round = 0
+        if match is not None:
+            shown_round = len(match.rounds) - 1 if status == "playing" else len(match.results) - 1
+            scores = list(match.scores if status in ("playing", "over")
+                          else match.scores_after[shown_round])
+        return TableInfo(
+            id=self.id, variant=self.rules.variant, rules=self.rules.to_dict(),
+            status=status,  # type: ignore[arg-type]
+            seats=[SeatInfo(seat=n, kind=s.kind, level=s.level, name=s.name,  # type: ignore[arg-type]
+                            connected=s.connected > 0, replaced=s.replaced)
+                   for n, s in enumerate(self.seats)],
+            round=shown_round, scores=scores, eggs=match.eggs if match else 0,
+            ready=sorted(self.ready),
+            winner=match.winner if match else None, loser=match.loser if match else None,
+            shutout=bool(match and match.shutout), bot_delay=self.bot_delay, clock=self.clock,
+            created=self.created.isoformat(),
+        )
+
+    def view(self, seat: int | None) -> dict[str, Any] | None:
+        """The view of the round on show for a seat; a spectator's has no hand."""
+        match = self.match
+        if match is None:
+            return None
+        status = self.status
+        rnd = match.round if status == "playing" else match.rounds[len(match.results) - 1]
+        view = rnd.view(0 if seat is None else seat).to_dict()
+        if seat is None:
+            view.update(seat=None, hand=[], legal_moves=[])
+        return view
+
+    def reveal(self) -> dict[str, Any] | None:
+        """Between rounds and at the end: every hand as it ended, and the score."""
+        match = self.match
+        if match is None or self.status not in ("between", "over"):
+            return None
+        number = len(match.results) - 1
+        rnd, result = match.rounds[number], match.results[number]
+        return {
+            "round": number,
+            "hands": [[str(t) for t in hand] for hand in rnd.hands],
+            "result": result.to_dict(),
+            "count_points": list(rnd.count_points),
+            "scores_before": list(match.scores_after[number - 1]) if number else
+            [0] * self.rules.sides,
+            "scores_after": list(match.scores_after[number]),
+            "eggs": match.eggs,
+            "match_over": match.is_over,
+        }
+
+    def game(self) -> dict[str, Any]:
+        """A finished match as the store keeps it."""
+        match = self.match
+        assert match is not None and match.is_over
+        return {
+            "variant": self.rules.variant,
+            "names": [s.name if s.kind == "human" else f"bot:{s.level}" for s in self.seats],
+            "sides": [self.rules.side_of(n) for n in range(len(self.seats))],
+            "scores": list(match.scores), "winner": match.winner, "loser": match.loser,
+            "record": match.record(),
+        }

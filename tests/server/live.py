@@ -1,0 +1,171 @@
+"""A real bones server in a child process, and WebSocket clients that play at it."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+Message = dict[str, Any]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``bones serve`` on a free port over the store at ``db``."""
+
+    def __init__(self, db: str, *, leave_after: float = 60.0, port: int | None = None,
+                 rate: float = 1000.0) -> None:
+        """``rate``: messages a second a connection may send; scripted players are fast."""
+        self.db, self.leave_after, self.rate = db, leave_after, rate
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Server:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bones", "serve", "--port", str(self.port), "--db", self.db,
+             "--bot-delay", "0", "--leave-after", str(self.leave_after),
+             "--rate", str(self.rate)],
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(f"{self.url}/api/variants", timeout=1).raise_for_status()
+                return self
+            except httpx.HTTPError:
+                if self.process.poll() is not None:
+                    raise RuntimeError("bones serve exited") from None
+                time.sleep(0.1)
+        raise RuntimeError("bones serve did not answer within 60 s")
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        assert self.process is not None
+        self.process.send_signal(sig)
+        self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.kill(signal.SIGTERM)
+
+    def create(self, variant: str, seats: list[dict[str, Any]], **extra: Any) -> Message:
+        response = httpx.post(f"{self.url}/api/tables",
+                              json={"variant": variant, "seats": seats, **extra})
+        assert response.status_code == 201, response.text
+        return dict(response.json())
+
+    def join(self, table_id: str, name: str) -> Message:
+        response = httpx.post(f"{self.url}/api/tables/{table_id}/join", json={"name": name})
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+    def get(self, path: str) -> Any:
+        response = httpx.get(f"{self.url}{path}")
+        response.raise_for_status()
+        return response.json()
+
+    def socket(self, table_id: str, token: str | None = None) -> Client:
+        query = "" if token is None else f"?token={token}"
+        return Client(f"ws://127.0.0.1:{self.port}/ws/{table_id}{query}")
+
+
+class Client:
+    """One WebSocket at a table, keeping every message it was sent."""
+
+    def __init__(self, url: str) -> None:
+        self._opened = connect(url, open_timeout=10, max_size=2**22)
+        self.ws: ClientConnection = self._opened.__enter__()
+        self.received: list[Message] = []
+
+    def send(self, message: Message | str) -> None:
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def recv(self, timeout: float = 30) -> Message:
+        message = json.loads(self.ws.recv(timeout=timeout))
+        self.received.append(message)
+        return dict(message)
+
+    def until(self, done: Callable[[Message], bool], timeout: float = 60) -> Message:
+        """Read until a message satisfies ``done``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.recv(max(0.1, deadline - time.monotonic()))
+            if done(message):
+                return message
+
+    def last_state(self) -> Message:
+        return next(m for m in reversed(self.received) if m["type"] == "state")
+
+    def close(self) -> None:
+        self._opened.__exit__(None, None, None)
+
+
+def my_turn(message: Message) -> bool:
+    return (message["type"] == "state" and message["table"]["status"] == "playing"
+            and message["view"]["turn"] == message["you"] and bool(message["view"]["legal_moves"]))
+
+
+def play_out(client: Client, rng: random.Random, stop: Callable[[Message], bool] | None = None,
+             timeout: float = 90) -> Message:
+    """Play random legal moves and say ready between rounds until the match is over."""
+    deadline = time.monotonic() + timeout
+    seen = [m for m in client.received if m["type"] == "state"]
+    message = seen[-1] if seen else client.recv(timeout)  # answer what came before, first
+    while True:
+        if message["type"] != "state":
+            message = client.recv(max(0.1, deadline - time.monotonic()))
+            continue
+        if stop is not None and stop(message):
+            return message
+        status = message["table"]["status"]
+        if status == "over":
+            return message
+        if status == "between" and message["you"] not in message["table"]["ready"]:
+            client.send({"v": 1, "type": "ready"})
+        elif my_turn(message):
+            move = rng.choice(message["view"]["legal_moves"])
+            client.send({"v": 1, "type": "move", "move": move})
+        message = client.recv(max(0.1, deadline - time.monotonic()))
+
+
+def play_all(clients: list[Client], seed: int, timeout: float = 90,
+             stop: Callable[[Message], bool] | None = None) -> list[Message]:
+    """Every client plays in its own thread to the end (or until ``stop``); their last
+    messages."""
+    results: list[Message | BaseException] = [RuntimeError("no result")] * len(clients)
+
+    def run(i: int) -> None:
+        try:
+            results[i] = play_out(clients[i], random.Random(seed + i), stop, timeout)
+        except BaseException as error:
+            results[i] = error
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(clients))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for r in results:
+        if isinstance(r, BaseException):
+            raise r
+    return results  # type: ignore[return-value]
+
+
+def sqlite_url(path: Path) -> str:
+    return f"sqlite:///{path}"

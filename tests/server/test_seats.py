@@ -1,0 +1,126 @@
+"""Seats come and go: invites, reconnection with a token, a bot standing in for the
+absent, spectators who see only what is public, and a server killed mid-round."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import httpx
+
+from tests.server.live import Server, play_all, play_out, sqlite_url
+
+
+def test_invite_fills_free_seats_and_then_refuses(server: Server) -> None:
+    """A friend with the link takes a free seat by display name; a full table says so."""
+    made = server.create("kozel", [{"kind": "human", "name": "Ann"}, {"kind": "human"},
+                                   {"kind": "bot", "level": "easy"}, {"kind": "human"}])
+    table = made["table"]["id"]
+    assert made["invite"] == f"/t/{table}" and made["table"]["status"] == "waiting"
+    ben = server.join(table, "Ben")
+    cy = server.join(table, "Cy")
+    assert (ben["seat"], cy["seat"]) == (1, 3)
+    assert cy["table"]["status"] == "playing"
+    assert len({made["token"], ben["token"], cy["token"]}) == 3
+    full = httpx.post(f"{server.url}/api/tables/{table}/join", json={"name": "Dee"})
+    assert full.status_code == 409 and "no free seat" in full.json()["detail"]
+
+
+def test_reconnect_with_the_token_gives_the_view_back(server: Server) -> None:
+    made = server.create("draw", [{"kind": "human", "name": "Ann"}, {"kind": "human"}],
+                         options={"target": None})
+    table = made["table"]["id"]
+    other = server.join(table, "Ben")
+    first = server.socket(table, made["token"])
+    seen = first.until(lambda m: m["type"] == "state")
+    first.close()
+    again = server.socket(table, made["token"])
+    back = again.until(lambda m: m["type"] == "state")
+    assert back["you"] == 0
+    assert back["view"]["hand"] == seen["view"]["hand"]
+    assert back["view"]["line"] == seen["view"]["line"]
+    ends = play_all([again, server.socket(table, other["token"])], seed=4)
+    assert all(e["table"]["status"] == "over" for e in ends)
+
+
+def test_a_bad_token_opens_nothing(server: Server) -> None:
+    made = server.create("draw", [{"kind": "human", "name": "Ann"},
+                                  {"kind": "bot", "level": "easy"}])
+    stranger = server.socket(made["table"]["id"], "not-a-token")
+    refused = stranger.recv()
+    assert refused["type"] == "error" and "token" in refused["message"]
+
+
+def test_spectators_see_no_hand(server: Server) -> None:
+    made = server.create("block", [{"kind": "human", "name": "Ann"},
+                                   {"kind": "bot", "level": "easy"}], options={"target": None})
+    table = made["table"]["id"]
+    watcher = server.socket(table)
+    player = server.socket(table, made["token"])
+    play_out(player, random.Random(1))
+    player.close()
+    states = [m for m in watcher.received if m["type"] == "state"]
+    watcher.until(lambda m: m["type"] == "state" and m["table"]["status"] == "over")
+    states = [m for m in watcher.received if m["type"] == "state"]
+    assert states
+    for message in states:
+        assert message["you"] is None and message["view"]["hand"] == []
+        assert message["view"]["legal_moves"] == []
+        if message["table"]["status"] == "playing":
+            assert message["reveal"] is None
+    watcher.send({"v": 1, "type": "move", "move": "draw"})
+    assert watcher.until(lambda m: m["type"] == "error")["code"] == "spectator"
+
+
+def test_a_bot_stands_in_for_a_player_who_left(tmp_path: Path) -> None:
+    """Past the leave time a bot plays the absent seat, and the others finish."""
+    running = Server(sqlite_url(tmp_path / "away.db"), leave_after=0.5).start()
+    try:
+        made = running.create("draw", [{"kind": "human", "name": "Ann"}, {"kind": "human"}],
+                              options={"target": None})
+        table = made["table"]["id"]
+        ben = running.join(table, "Ben")
+        gone = running.socket(table, made["token"])
+        gone.recv()
+        gone.close()
+        stayer = running.socket(table, ben["token"])
+        end = play_out(stayer, random.Random(2))
+        assert end["table"]["status"] == "over"
+        assert any(m["type"] == "state" and m["table"]["seats"][0]["replaced"]
+                   for m in stayer.received)
+    finally:
+        running.stop()
+
+
+def test_kill_mid_round_and_play_on(tmp_path: Path) -> None:
+    """SIGKILL the server mid-round, start it again: the table is where it was."""
+    db = sqlite_url(tmp_path / "kill.db")
+    running = Server(db).start()
+    made = running.create("draw", [{"kind": "human", "name": "Ann"}, {"kind": "human"},
+                                   {"kind": "bot", "level": "medium"}],
+                          options={"players": 3, "target": 50})
+    table = made["table"]["id"]
+    tokens = [made["token"], running.join(table, "Ben")["token"]]
+    clients = [running.socket(table, t) for t in tokens]
+    play_all(clients, seed=3, stop=lambda m: len(m["view"].get("history", ())) >= 8)
+    for client in clients:  # drain what was told before the kill
+        try:
+            while True:
+                client.recv(0.5)
+        except TimeoutError:
+            pass
+    before = [c.last_state() for c in clients]
+    running.kill()
+    restarted = Server(db, port=running.port).start()
+    try:
+        again = [restarted.socket(table, t) for t in tokens]
+        after = [c.until(lambda m: m["type"] == "state") for c in again]
+        for old, new in zip(before, after, strict=True):
+            assert new["view"] == old["view"]
+            assert new["table"]["scores"] == old["table"]["scores"]
+            assert new["table"]["round"] == old["table"]["round"]
+        ends = play_all(again, seed=9)
+        assert all(e["table"]["status"] == "over" for e in ends)
+        assert restarted.get(f"/api/games/{table}/record")["is_over"] is True
+    finally:
+        restarted.stop()
