@@ -16,3 +16,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = Server(sqlite_url(db)).start()
     yield running
     running.stop()
+
+
+@pytest.fixture(scope="session")
+def api_schema(server: Server) -> object:
+    import schemathesis
+
+    return schemathesis.openapi.from_url(f"{server.url}/openapi.json")

@@ -17,7 +17,9 @@ from typing import Any
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bones import bots
 from bones.rules import PLAYERS, Rules
@@ -36,6 +38,7 @@ from bones.server.table import Table
 __all__ = ["DEFAULT_DB", "create_app"]
 
 DEFAULT_DB = "sqlite:///bones.db"
+BAD_BODY: dict[int | str, dict[str, Any]] = {400: {"description": "The body is not JSON"}}
 WEB = Path(str(resources.files("bones") / "web"))
 
 
@@ -54,13 +57,26 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
                   "The WebSocket protocol is in docs/protocol.md.")
     app.state.hub = hub
 
-    @app.exception_handler(ValueError)
-    async def _bad_value(_request: Request, error: ValueError) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=422)
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        headers = dict(error.headers or {})
+        if error.status_code == 405:  # Starlette names only the first route's methods
+            headers["Allow"] = ", ".join(sorted(_methods(app, request)))
+        return JSONResponse({"detail": error.detail}, status_code=error.status_code,
+                            headers=headers)
 
     _routes(app, hub)
     _pages(app)
     return app
+
+
+def _methods(app: FastAPI, request: Request) -> set[str]:
+    """Every method some route takes at the request's path."""
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if isinstance(route, APIRoute) and route.path_regex.match(request.url.path):
+            methods |= route.methods or set()
+    return methods
 
 
 def _routes(app: FastAPI, hub: Hub) -> None:
@@ -70,7 +86,7 @@ def _routes(app: FastAPI, hub: Hub) -> None:
         return {v: {"players": list(players), "rules": Rules.preset(v).to_dict(),
                     "levels": list(bots.LEVELS)} for v, players in PLAYERS.items()}
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, responses=BAD_BODY)
     async def create_table(spec: CreateTable) -> Joined | TableInfo:
         """A new table. With a named human seat, the answer holds that seat's token."""
         table, seat, token = await hub.create(spec)
@@ -89,7 +105,7 @@ def _routes(app: FastAPI, hub: Hub) -> None:
         return _table(hub, table_id).info()
 
     @app.post("/api/tables/{table_id}/join",
-              responses={404: {"description": "No such table"},
+              responses={**BAD_BODY, 404: {"description": "No such table"},
                          409: {"description": "No free seat"}})
     async def join_table(table_id: str, body: JoinTable) -> Joined:
         """Take a free human seat by display name; keep the token to reconnect."""

@@ -21,11 +21,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bones import bots
 from bones.bots import Bot
-from bones.rules import Rules
 from bones.server.protocol import (
     Action,
+    BotSeat,
     CreateTable,
     ErrorMessage,
+    HumanSeat,
     Move,
     Ping,
     Pong,
@@ -144,22 +145,13 @@ class Hub:
 
     async def create(self, spec: CreateTable) -> tuple[Table, int | None, str | None]:
         """A new table; a named human seat is the creator's, who gets its token."""
-        rules = Rules.preset(spec.variant, **spec.options)
-        if len(spec.seats) != rules.players:
-            raise ValueError(f"{rules.variant} with {rules.players} players needs "
-                             f"{rules.players} seats, not {len(spec.seats)}")
-        named = [n for n, s in enumerate(spec.seats) if s.kind == "human" and s.name]
-        if len(named) > 1:
-            raise ValueError("only the creator's seat may be named; friends join by the link")
-        for s in spec.seats:
-            if s.kind == "bot" and s.level is None:
-                raise ValueError("a bot seat needs a level")
-            if s.kind == "human" and s.level is not None:
-                raise ValueError("a human seat has no level")
-        seats = [Seat(s.kind, level=s.level) for s in spec.seats]
+        rules = spec.rules()
+        named = [n for n, s in enumerate(spec.seats) if isinstance(s, HumanSeat) and s.name]
+        seats = [Seat("bot", level=s.level) if isinstance(s, BotSeat) else Seat("human")
+                 for s in spec.seats]
         token = secrets.token_urlsafe(24)
         if named:
-            seats[named[0]].name = spec.seats[named[0]].name
+            seats[named[0]].name = getattr(spec.seats[named[0]], "name", None)
             seats[named[0]].token_hash = hash_token(token)
         delay = self.settings.bot_delay if spec.bot_delay is None else spec.bot_delay
         table = Table(secrets.token_urlsafe(8), rules, seats, bot_delay=delay, clock=spec.clock)
@@ -345,7 +337,7 @@ class Hub:
         """What ``seat`` (``None``: a spectator) is sent: drawn tiles only to the drawer."""
         told = [a if a.seat == seat or a.tile is None else a.model_copy(update={"tile": None})
                 for a in actions]
-        return StateMessage(seq=table.seq, you=seat, table=table.info(),
+        return StateMessage(you=seat, table=table.info(),
                             view=table.view(seat) or {}, actions=told, reveal=table.reveal())
 
     # -- bots, readiness, clocks and absences --------------------------------------------

@@ -17,18 +17,31 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+
+from bones.rules import Rules
 
 __all__ = [
     "VERSION",
     "Action",
+    "BotSeat",
     "ClientMessage",
     "CreateTable",
     "ErrorMessage",
     "GameSummary",
+    "HumanSeat",
     "JoinTable",
     "Joined",
     "Move",
+    "Options",
     "Ping",
     "Pong",
     "ProtocolError",
@@ -45,6 +58,10 @@ VERSION: Literal[1] = 1
 """The protocol version every message carries in ``v``."""
 
 Level = Literal["easy", "medium", "hard"]
+SeatNumber = Annotated[
+    int, Field(ge=0, le=3),
+    BeforeValidator(lambda v: int(v) if isinstance(v, float) and v.is_integer() else v)]
+"""A seat, 0 to 3 (JSON's 2.0 is the integer 2, as JSON Schema has it)."""
 Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f<>]+$")]
 
 
@@ -53,7 +70,7 @@ class ProtocolError(ValueError):
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     v: Literal[1] = VERSION
 
 
@@ -123,6 +140,8 @@ class TableInfo(BaseModel):
     """What anyone may know of a table: its rules, seats and standing."""
 
     id: str
+    seq: int
+    """Counts the table's changes: a newer message has a higher ``seq``."""
     variant: str
     rules: dict[str, Any]
     status: Literal["waiting", "playing", "between", "over"]
@@ -154,7 +173,6 @@ class StateMessage(_Message):
     every hand as it ended, and how the points came about."""
 
     type: Literal["state"] = "state"
-    seq: int
     you: int | None
     table: TableInfo
     view: dict[str, Any]
@@ -177,14 +195,41 @@ class Pong(_Message):
 
 # -- REST ----------------------------------------------------------------------------------
 
-class SeatSpec(BaseModel):
-    """Who sits in a seat: a human (``name`` fills it now, else it waits for a friend)
-    or a bot of a level."""
+class HumanSeat(BaseModel):
+    """A seat for a person: ``name`` fills it now (the creator's), else it waits for a
+    friend with the invite link."""
 
-    model_config = ConfigDict(extra="forbid")
-    kind: Literal["human", "bot"]
-    level: Level | None = None
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["human"]
     name: Name | None = None
+
+
+class BotSeat(BaseModel):
+    """A seat for a computer opponent of a level."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["bot"]
+    level: Level
+
+
+SeatSpec = Annotated[HumanSeat | BotSeat, Field(discriminator="kind")]
+
+
+class Options(BaseModel):
+    """The rule options of RULES.md; left out, each takes the variant's default."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    players: int | None = Field(default=None, ge=2, le=4)
+    target: Literal[50, 100, 150] | None = Field(
+        default=100, description="Points to win; null plays a single round")
+    hand_size: int | None = Field(default=None, ge=1, le=14)
+    blocked_scoring: Literal["others_minus_own", "others"] = "others_minus_own"
+    opening_every_round: bool = False
+
+    def given(self) -> dict[str, Any]:
+        """The options set, for ``Rules.preset``."""
+        chosen = self.model_dump(exclude_unset=True)
+        return {k: v for k, v in chosen.items() if v is not None or k == "target"}
 
 
 class CreateTable(BaseModel):
@@ -192,20 +237,34 @@ class CreateTable(BaseModel):
     ``target``, ``hand_size``, ``blocked_scoring``, ``opening_every_round``); ``seats``
     lists every seat, seat 0 first (Kozel: 0 and 2 are partners)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     variant: Literal["draw", "block", "kozel", "allfives"]
-    options: dict[str, Any] = {}
+    options: Options = Options()
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     bot_delay: float | None = Field(default=None, ge=0, le=10)
     clock: float | None = Field(default=None, gt=0, le=600)
+
+    @model_validator(mode="after")
+    def _fits_the_rules(self) -> CreateTable:
+        rules = self.rules()
+        if len(self.seats) != rules.players:
+            raise ValueError(f"{rules.variant} with {rules.players} players needs "
+                             f"{rules.players} seats, not {len(self.seats)}")
+        if sum(1 for s in self.seats if isinstance(s, HumanSeat) and s.name) > 1:
+            raise ValueError("only the creator's seat may be named; friends join by the link")
+        return self
+
+    def rules(self) -> Rules:
+        """The table's rule set (the options checked as RULES.md allows)."""
+        return Rules.preset(self.variant, **self.options.given())
 
 
 class JoinTable(BaseModel):
     """Take a free human seat under a display name."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
-    seat: int | None = Field(default=None, ge=0, le=3)
+    seat: SeatNumber | None = None
 
 
 class Joined(BaseModel):

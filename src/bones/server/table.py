@@ -246,7 +246,7 @@ class Table:
             scores = list(match.scores if status in ("playing", "over")
                           else match.scores_after[shown_round])
         return TableInfo(
-            id=self.id, variant=self.rules.variant, rules=self.rules.to_dict(),
+            id=self.id, seq=self.seq, variant=self.rules.variant, rules=self.rules.to_dict(),
             status=status,  # type: ignore[arg-type]
             seats=[SeatInfo(seat=n, kind=s.kind, level=s.level, name=s.name,  # type: ignore[arg-type]
                             connected=s.connected > 0, replaced=s.replaced)
