@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,3 +25,22 @@ def api_schema(server: Server) -> object:
     import schemathesis
 
     return schemathesis.openapi.from_url(f"{server.url}/openapi.json")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty store of each kind bones supports. PostgreSQL comes from
+    ``BONES_TEST_POSTGRES`` (scripts/test starts one); CI must have it."""
+    if request.param == "sqlite":
+        return sqlite_url(tmp_path / "bones.db")
+    base = os.environ.get("BONES_TEST_POSTGRES")
+    if not base:
+        if os.environ.get("CI"):
+            pytest.fail("CI runs the store tests on PostgreSQL: set BONES_TEST_POSTGRES")
+        pytest.skip("no PostgreSQL here (scripts/test starts one)")
+    from sqlalchemy import create_engine, text
+
+    name = f"bones_{secrets.token_hex(6)}"
+    with create_engine(base, isolation_level="AUTOCOMMIT").connect() as connection:
+        connection.execute(text(f"CREATE DATABASE {name}"))
+    return base.rsplit("/", 1)[0] + f"/{name}"

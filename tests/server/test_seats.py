@@ -92,9 +92,10 @@ def test_a_bot_stands_in_for_a_player_who_left(tmp_path: Path) -> None:
         running.stop()
 
 
-def test_kill_mid_round_and_play_on(tmp_path: Path) -> None:
-    """SIGKILL the server mid-round, start it again: the table is where it was."""
-    db = sqlite_url(tmp_path / "kill.db")
+def test_kill_mid_round_and_play_on(store_url: str) -> None:
+    """SIGKILL the server mid-round, start it again: the table is where it was (on
+    SQLite and on PostgreSQL)."""
+    db = store_url
     running = Server(db).start()
     made = running.create("draw", [{"kind": "human", "name": "Ann"}, {"kind": "human"},
                                    {"kind": "bot", "level": "medium"}],
@@ -124,3 +125,33 @@ def test_kill_mid_round_and_play_on(tmp_path: Path) -> None:
         assert restarted.get(f"/api/games/{table}/record")["is_over"] is True
     finally:
         restarted.stop()
+
+
+def test_the_clock_moves_for_a_player_out_of_time(server: Server) -> None:
+    """With a per-move clock, a player who lets it run out has a bot move for them."""
+    made = server.create("draw", [{"kind": "human", "name": "Slow"},
+                                  {"kind": "bot", "level": "easy"}],
+                         options={"target": None}, clock=0.2)
+    idle = server.socket(made["table"]["id"], made["token"])
+    end = idle.until(lambda m: m["type"] == "state" and m["table"]["status"] == "over")
+    assert end["table"]["clock"] == 0.2
+    assert any(seat == 0 and move not in ("draw", "pass") for seat, move in end["view"]["history"])
+
+
+def test_finished_games_keep_records_and_stats(server: Server) -> None:
+    name = "Statler"
+    made = server.create("allfives", [{"kind": "human", "name": name},
+                                      {"kind": "bot", "level": "easy"}],
+                         options={"target": None})
+    table = made["table"]["id"]
+    end = play_out(server.socket(table, made["token"]), random.Random(8))
+    stats = server.get(f"/api/stats/{name}")
+    won = end["table"]["winner"] == 0
+    assert stats["games"] == 1 and stats["wins"] == int(won)
+    assert stats["by_variant"] == {"allfives": {"games": 1, "wins": int(won),
+                                                "losses": stats["losses"]}}
+    history = server.get(f"/api/games?name={name}")
+    assert [g["id"] for g in history] == [table] and history[0]["names"] == [name, "bot:easy"]
+    record = server.get(f"/api/games/{table}/record")
+    assert record["winner"] == end["table"]["winner"] and record["is_over"]
+    assert httpx.get(f"{server.url}/api/games/nope/record").status_code == 404
