@@ -597,6 +597,7 @@ class Round:
             lacks=infer_lacks(self._n, events, drawing),
             is_over=self._result is not None,
             result=self._result,
+            count=self._layout.count() if self._spin and self._layout.line else None,
         )
 
     def copy(self) -> Round:

@@ -60,6 +60,9 @@ class PlayerView:
     lacks: tuple[frozenset[int], ...]
     is_over: bool
     result: RoundResult | None
+    count: int | None = None
+    """All Fives: the count of the open ends now (it scores when a positive multiple
+    of 5); ``None`` in the other variants and before the lead."""
 
     @property
     def unseen_count(self) -> int:
@@ -92,6 +95,7 @@ class PlayerView:
             "lacks": [sorted(numbers) for numbers in self.lacks],
             "is_over": self.is_over,
             "result": None if self.result is None else self.result.to_dict(),
+            "count": self.count,
         }
 
 

@@ -14,6 +14,9 @@ class Bot(ABC):
     """A computer player. It is handed a seat's ``PlayerView`` and nothing else."""
 
     level: str = ""
+    thinks: bool = False
+    """True where a move takes long enough (milliseconds) that a server should think in
+    a worker thread rather than hold up its event loop."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng: random.Random = (

@@ -32,6 +32,7 @@ class HardBot(Bot):
     a round won is worth ``win_bonus`` points more (by default as ``WIN_BONUS`` says)."""
 
     level = "hard"
+    thinks = True
 
     def __init__(self, seed: int | None = None, samples: int = 120, playouts: int = 4,
                  policy: str = "heuristic", budget: int = 3000,

@@ -138,9 +138,10 @@ def _routes(app: FastAPI, hub: Hub) -> None:
         return _stats(name, hub.store.games(name, limit=10**9))
 
     @app.get("/api/metrics")
-    def metrics() -> dict[str, Any]:
-        """Moves handled and the latency from a human's move to its broadcast."""
-        return hub.figures()
+    def metrics(since: int = Query(default=0, ge=0)) -> dict[str, Any]:
+        """Human moves handled, and the latency from a human's move to its broadcast
+        over the moves after the first ``since``."""
+        return hub.figures(since)
 
     @app.websocket("/ws/{table_id}")
     async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None) -> None:

@@ -303,10 +303,11 @@ class Hub:
         table = live.table
         if not entries:
             return
-        try:
-            await asyncio.to_thread(self.store.append, table.id, entries)
+        try:  # in the loop, not a thread: a commit is short, and threads wait on the GIL
+            self.store.append(table.id, table.logged, entries)
+            table.logged += len(entries)
             if table.status == "over":
-                await asyncio.to_thread(self.store.finish, table.id, table.game())
+                self.store.finish(table.id, table.game())
         except Exception:
             log.exception("table %s: the store refused a change; rebuilding from the log",
                           table.id)
@@ -320,13 +321,16 @@ class Hub:
             raise
 
     async def _broadcast(self, live: _Live, actions: list[Action]) -> None:
-        conns = list(live.conns)
-        await asyncio.gather(*(self._send(live, c, actions) for c in conns))
+        # One after another: a send only waits when a socket's buffer is full, and
+        # a task per send would cost each move a turn of a busy event loop.
+        for conn in list(live.conns):
+            await self._send(live, conn, actions)
 
     async def _send(self, live: _Live, conn: _Conn, actions: list[Action]) -> None:
         text = self.state(live.table, conn.seat, actions).model_dump_json()
         try:
-            await asyncio.wait_for(conn.ws.send_text(text), timeout=5)
+            async with asyncio.timeout(5):
+                await conn.ws.send_text(text)
         except Exception:
             live.conns.discard(conn)
             with contextlib.suppress(Exception):
@@ -370,7 +374,8 @@ class Hub:
         if table.seq != seq or table.match is None:
             return
         view = table.match.round.view(seat)
-        move = await asyncio.to_thread(live.bot(seat).choose, view)
+        bot = live.bot(seat)
+        move = await asyncio.to_thread(bot.choose, view) if bot.thinks else bot.choose(view)
         await self._act(live, lambda: live.table.play(seat, str(move)), None, None, seq)
 
     async def _bots_ready(self, live: _Live, seats: list[int], delay: float, seq: int) -> None:
@@ -403,20 +408,18 @@ class Hub:
 
     # -- figures -------------------------------------------------------------------------
 
-    def figures(self) -> dict[str, Any]:
-        """Moves handled and the latency from a human's move to its broadcast."""
-        samples = sorted(self.latency)
+    def figures(self, since: int = 0) -> dict[str, Any]:
+        """Moves handled and the latency from a human's move to its broadcast, over the
+        moves after the first ``since``."""
+        fresh = max(0, min(len(self.latency), self.moves - since))
+        samples = sorted(list(self.latency)[len(self.latency) - fresh:])
 
         def at(q: float) -> float | None:
             return None if not samples else samples[min(len(samples) - 1, int(q * len(samples)))]
 
-        return {"moves": self.moves, "tables": len(self.tables),
+        return {"moves": self.moves, "tables": len(self.tables), "samples": len(samples),
                 "latency_ms": {"median": _ms(at(0.5)), "p99": _ms(at(0.99)),
                                "max": _ms(samples[-1] if samples else None)}}
-
-    def reset_figures(self) -> None:
-        self.latency.clear()
-        self.moves = 0
 
 
 def _ms(seconds: float | None) -> float | None:

@@ -6,7 +6,7 @@ a SQLite file by default; any SQLAlchemy URL works (PostgreSQL for a site).
 
 >>> store = Store("sqlite://")
 >>> store.create("t1", {"rules": {"variant": "draw"}}, [{"kind": "bot", "level": "easy"}])
->>> store.append("t1", [("move", 0, {"move": "6-6"})])
+>>> store.append("t1", 0, [("move", 0, {"move": "6-6"})])
 >>> [e.kind for e in store.open_tables()[0].events]
 ['move']
 """
@@ -14,7 +14,7 @@ a SQLite file by default; any SQLAlchemy URL works (PostgreSQL for a site).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -28,7 +28,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
-    func,
+    insert,
     select,
 )
 from sqlalchemy.engine import Engine
@@ -141,16 +141,14 @@ class Store:
                 raise ValueError(f"seat {seat} is not free")
             row.name, row.token_hash = name, token_hash
 
-    def append(self, table_id: str, events: Iterable[tuple[str, int | None, dict[str, Any]]]
-               ) -> None:
-        """Add events to a table's log, all or none."""
-        with Session(self.engine) as session, session.begin():
-            last = session.scalar(
-                select(func.max(EventRow.seq)).where(EventRow.table_id == table_id))
-            seq = -1 if last is None else last
-            for kind, seat, data in events:
-                seq += 1
-                session.add(EventRow(table_id=table_id, seq=seq, kind=kind, seat=seat, data=data))
+    def append(self, table_id: str, first: int,
+               events: Sequence[tuple[str, int | None, dict[str, Any]]]) -> None:
+        """Add events to a table's log, numbered from ``first``, all or none. A number
+        taken twice (two servers on one table) fails the whole append."""
+        rows = [{"table_id": table_id, "seq": first + n, "kind": kind, "seat": seat,
+                 "data": data, "at": _now()} for n, (kind, seat, data) in enumerate(events)]
+        with self.engine.begin() as connection:
+            connection.execute(insert(EventRow), rows)
 
     def finish(self, table_id: str, game: dict[str, Any]) -> None:
         """The match is over: keep its record and mark the table finished."""

@@ -83,6 +83,8 @@ class Table:
     """Finished rounds everyone has seen; while it trails the results, play waits."""
     ready: set[int] = field(default_factory=set)
     seq: int = 0
+    logged: int = 0
+    """Entries in the table's log so far (the server counts them as it stores them)."""
     _deals_logged: int = 0
 
     def __post_init__(self) -> None:
@@ -230,7 +232,8 @@ class Table:
                     table._release()
         if table.match is not None and table._deals_logged != len(table.match.deals):
             raise ValueError(f"table {saved.id}: the log lacks a deal its moves need")
-        table.seq = len(saved.events) + 1
+        table.seq = table.logged = len(saved.events)
+        table.seq += 1
         return table
 
     # -- what people see -----------------------------------------------------------------

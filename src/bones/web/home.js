@@ -1,0 +1,131 @@
+// The new-game screen and the invite screen.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { api, seats } from "./net.js";
+
+const VARIANTS = ["draw", "block", "kozel", "allfives"];
+
+export function savedName() {
+  return localStorage.getItem("bones.name") || "";
+}
+
+function remember(name) {
+  localStorage.setItem("bones.name", name);
+}
+
+// `go(path)` navigates; `variants` is GET /api/variants.
+export function newGame(root, variants, go, preset = null) {
+  const choice = preset || JSON.parse(localStorage.getItem("bones.lastGame") || "null") || {
+    variant: "draw", players: 2, target: 100, levels: ["medium", "medium", "medium"],
+    blocked_scoring: "others_minus_own", opening_every_round: false,
+  };
+  const form = h("form", { class: "new-game", id: "new-game" });
+  const render = () => {
+    const info = variants[choice.variant];
+    if (!info.players.includes(choice.players)) choice.players = info.players[0];
+    const levels = [...info.levels, "friend"];
+    form.replaceChildren(
+      h("h1", {}, t("newGame")),
+      h("fieldset", { class: "variants" }, h("legend", {}, t("game")),
+        VARIANTS.map((v) => h("label", { class: `variant ${choice.variant === v ? "chosen" : ""}` },
+          h("input", { type: "radio", name: "variant", value: v, checked: choice.variant === v,
+                       onchange: () => { choice.variant = v; render(); } }),
+          h("strong", {}, t(`variant.${v}`)), h("small", {}, t(`about.${v}`))))),
+      info.players.length > 1 ? h("fieldset", { class: "row" }, h("legend", {}, t("players")),
+        info.players.map((n) => h("label", { class: "pill" },
+          h("input", { type: "radio", name: "players", value: n, checked: choice.players === n,
+                       onchange: () => { choice.players = n; render(); } }), String(n)))) : null,
+      h("fieldset", { class: "seats" }, h("legend", {}, t("players")),
+        Array.from({ length: choice.players - 1 }, (_, i) => {
+          const seat = i + 1;
+          const partner = choice.variant === "kozel" && seat === 2;
+          return h("label", { class: "seat-choice" },
+            h("span", {}, partner ? `${t("seat", { n: seat + 1 })} · ${t("partner")}` : t("seat", { n: seat + 1 })),
+            h("select", { name: `seat${seat}`, onchange: (e) => { choice.levels[i] = e.target.value; } },
+              levels.map((level) => h("option", { value: level, selected: (choice.levels[i] || "medium") === level },
+                t(`level.${level}`)))));
+        })),
+      h("fieldset", { class: "row" }, h("legend", {}, t("target")),
+        [50, 100, 150, null].map((n) => h("label", { class: "pill" },
+          h("input", { type: "radio", name: "target", value: String(n), checked: choice.target === n,
+                       onchange: () => { choice.target = n; } }),
+          n === null ? t("singleRound") : t("points", { n })))),
+      ["draw", "block"].includes(choice.variant) ? h("fieldset", { class: "options" },
+        h("legend", {}, t("options")),
+        h("select", { name: "blocked_scoring", onchange: (e) => { choice.blocked_scoring = e.target.value; } },
+          ["others_minus_own", "others"].map((v) => h("option", { value: v, selected: choice.blocked_scoring === v },
+            t(`blocked.${v}`)))),
+        h("label", { class: "check" }, h("input", { type: "checkbox", name: "opening_every_round",
+          checked: choice.opening_every_round, onchange: (e) => { choice.opening_every_round = e.target.checked; } }),
+          t("openingEveryRound"))) : null,
+      h("label", { class: "name" }, t("yourName"),
+        h("input", { name: "name", required: true, maxlength: 24, value: savedName(), autocomplete: "nickname" })),
+      h("p", { class: "form-error", role: "alert" }),
+      h("button", { type: "submit", class: "primary", id: "start" }, t("start")),
+    );
+  };
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = form.elements.name.value.trim();
+    if (!name) return;
+    remember(name);
+    localStorage.setItem("bones.lastGame", JSON.stringify(choice));
+    try {
+      const made = await api("/api/tables", tableSpec(choice, name));
+      seats.set(made.table.id, made.seat, made.token);
+      go(`/t/${made.table.id}`);
+    } catch (error) {
+      form.querySelector(".form-error").textContent = error.message;
+    }
+  });
+  render();
+  root.replaceChildren(form);
+}
+
+export function tableSpec(choice, name) {
+  const options = { players: choice.players, target: choice.target };
+  if (["draw", "block"].includes(choice.variant)) {
+    options.blocked_scoring = choice.blocked_scoring;
+    options.opening_every_round = choice.opening_every_round;
+  }
+  const others = Array.from({ length: choice.players - 1 }, (_, i) => {
+    const level = choice.levels[i] || "medium";
+    return level === "friend" ? { kind: "human" } : { kind: "bot", level };
+  });
+  return { variant: choice.variant, options, seats: [{ kind: "human", name }, ...others] };
+}
+
+// Someone opened an invite link without a seat here: take a free seat, or watch.
+export async function joinScreen(root, tableId, go, watch) {
+  let info;
+  try {
+    info = await api(`/api/tables/${tableId}`);
+  } catch {
+    root.replaceChildren(h("section", { class: "join" }, h("p", {}, t("noTable")),
+      h("a", { href: "/", class: "button" }, t("newGame"))));
+    return;
+  }
+  const free = info.seats.some((s) => s.kind === "human" && !s.name);
+  const form = h("form", { class: "join", id: "join" },
+    h("h1", {}, t("joinTitle")),
+    h("p", {}, `${t(`variant.${info.variant}`)} · ${info.seats.map((s) => s.name || (s.kind === "bot" ? t(`level.${s.level}`) : "—")).join(", ")}`),
+    free ? h("label", { class: "name" }, t("yourName"),
+      h("input", { name: "name", required: true, maxlength: 24, value: savedName() })) : h("p", {}, t("full")),
+    h("p", { class: "form-error", role: "alert" }),
+    free ? h("button", { type: "submit", class: "primary" }, t("takeSeat")) : null,
+    h("button", { type: "button", onclick: watch }, t("watch")));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = form.elements.name.value.trim();
+    remember(name);
+    try {
+      const joined = await api(`/api/tables/${tableId}/join`, { name });
+      seats.set(tableId, joined.seat, joined.token);
+      go(`/t/${tableId}`);
+    } catch (error) {
+      form.querySelector(".form-error").textContent = error.message;
+    }
+  });
+  root.replaceChildren(form);
+}

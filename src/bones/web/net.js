@@ -1,0 +1,60 @@
+// Talking to the bones server: REST for tables, one WebSocket per seat that comes back
+// by itself after a drop or a reload (the seat token is kept in localStorage).
+
+export async function api(path, body = undefined) {
+  const response = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : data.detail;
+    throw new Error(detail || response.statusText);
+  }
+  return data;
+}
+
+export const seats = {
+  get(table) {
+    try { return JSON.parse(localStorage.getItem(`bones.seat.${table}`)); } catch { return null; }
+  },
+  set(table, seat, token) {
+    localStorage.setItem(`bones.seat.${table}`, JSON.stringify({ seat, token }));
+  },
+};
+
+export class Connection {
+  constructor(table, token, { onState, onError, onStatus }) {
+    Object.assign(this, { table, token, onState, onError, onStatus });
+    this.delay = 250;
+    this.closed = false;
+    this.open();
+  }
+
+  open() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.table}${query}`);
+    this.ws = ws;
+    ws.onopen = () => { this.delay = 250; this.onStatus(true); };
+    ws.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "state") this.onState(message);
+      else if (message.type === "error") this.onError(message);
+    };
+    ws.onclose = (event) => {
+      this.onStatus(false);
+      if (this.closed || event.code === 4403 || event.code === 4404) return;
+      setTimeout(() => this.open(), this.delay);
+      this.delay = Math.min(this.delay * 2, 5000);
+    };
+  }
+
+  send(message) {
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ v: 1, ...message }));
+  }
+
+  close() {
+    this.closed = true;
+    this.ws.close();
+  }
+}
