@@ -130,8 +130,8 @@ function bounds(boxes) {
 
 // The row width that shows the tiles largest in a box of cw x ch pixels.
 export function bestLayout(view, cw, ch, maxUnit = 30) {
-  let best = null;
-  for (let width = 8; width <= 48; width += 2) {
+  let best = null;  // widest first: of equally large layouts, the one that turns least
+  for (let width = 48; width >= 8; width -= 2) {
     const made = layout(view, width);
     const box = bounds([...made.tiles, ...Object.values(made.places)]);
     const unit = Math.min(cw / (box.w + 1), ch / (box.h + 1), maxUnit);
@@ -144,7 +144,7 @@ const key = (p) => `${Math.max(...p)}-${Math.min(...p)}`;
 
 // Draw the board into `svg` (sized cw x ch px); `last` is the tile last placed.
 export function drawBoard(svg, view, cw, ch, { last = null, targets = [], onPlace = null } = {}) {
-  const made = bestLayout(view, cw, ch, cw < 600 ? 22 : 30);
+  const made = bestLayout(view, cw, ch, cw < 600 ? 24 : 36);
   const { box, unit } = made;
   const vw = cw / unit;
   const vh = ch / unit;

@@ -27,7 +27,7 @@ const STRINGS = {
     "level.expert": "Expert",
     "level.friend": "Friend (invite)",
     target: "Target",
-    points: "{n} points",
+    points: { one: "{n} point", other: "{n} points" },
     singleRound: "Single round",
     options: "Rule options",
     "blocked.others_minus_own": "Blocked: others' pips minus own",
@@ -45,7 +45,7 @@ const STRINGS = {
     full: "This table has no free seat.",
     noTable: "This table does not exist or is over.",
     boneyard: "Boneyard",
-    tiles: "{n} tiles",
+    tiles: { one: "{n} tile", other: "{n} tiles" },
     yourTurn: "Your turn",
     turnOf: "{name} to play",
     drew: "drew {n}",
@@ -68,7 +68,7 @@ const STRINGS = {
     targetReached: "{name} reached the target",
     nobodyWon: "Nobody won the round",
     hands: "Hands",
-    handValue: "{n} pips",
+    handValue: { one: "{n} pip", other: "{n} pips" },
     roundPoints: "Points this round",
     countPoints: "Count points",
     penalty: "Penalty",
@@ -88,7 +88,7 @@ const STRINGS = {
     playAgain: "Play again",
     side: "Side {n}",
     pair: "{a} & {b}",
-    bot: "{level} bot",
+    bot: "Bot {n}",
     lastMove: "Last move",
     announceTurn: "Your turn. Ends: {ends}.",
     announceWait: "{name} to play. Ends: {ends}.",
@@ -121,7 +121,7 @@ const STRINGS = {
     "level.expert": "Experte",
     "level.friend": "Freund (Einladung)",
     target: "Ziel",
-    points: "{n} Punkte",
+    points: { one: "{n} Punkt", other: "{n} Punkte" },
     singleRound: "Eine Runde",
     options: "Regeloptionen",
     "blocked.others_minus_own": "Blockiert: fremde Augen minus eigene",
@@ -139,7 +139,7 @@ const STRINGS = {
     full: "An diesem Tisch ist kein Platz frei.",
     noTable: "Diesen Tisch gibt es nicht, oder das Spiel ist vorbei.",
     boneyard: "Talon",
-    tiles: "{n} Steine",
+    tiles: { one: "{n} Stein", other: "{n} Steine" },
     yourTurn: "Du bist dran",
     turnOf: "{name} ist dran",
     drew: "zog {n}",
@@ -162,7 +162,7 @@ const STRINGS = {
     targetReached: "{name} hat das Ziel erreicht",
     nobodyWon: "Niemand hat die Runde gewonnen",
     hands: "Hände",
-    handValue: "{n} Augen",
+    handValue: { one: "{n} Auge", other: "{n} Augen" },
     roundPoints: "Punkte dieser Runde",
     countPoints: "Zählpunkte",
     penalty: "Strafpunkte",
@@ -182,7 +182,7 @@ const STRINGS = {
     playAgain: "Nochmal spielen",
     side: "Seite {n}",
     pair: "{a} & {b}",
-    bot: "Bot ({level})",
+    bot: "Bot {n}",
     lastMove: "Letzter Zug",
     announceTurn: "Du bist dran. Enden: {ends}.",
     announceWait: "{name} ist dran. Enden: {ends}.",
@@ -215,7 +215,7 @@ const STRINGS = {
     "level.expert": "Ekspert",
     "level.friend": "Znajomy (zaproszenie)",
     target: "Cel",
-    points: "{n} punktów",
+    points: { one: "{n} punkt", few: "{n} punkty", many: "{n} punktów", other: "{n} punktu" },
     singleRound: "Jedna runda",
     options: "Opcje zasad",
     "blocked.others_minus_own": "Blokada: oczka innych minus własne",
@@ -233,7 +233,7 @@ const STRINGS = {
     full: "Przy tym stole nie ma wolnego miejsca.",
     noTable: "Ten stół nie istnieje albo gra się skończyła.",
     boneyard: "Talia",
-    tiles: "{n} kamieni",
+    tiles: { one: "{n} kamień", few: "{n} kamienie", many: "{n} kamieni", other: "{n} kamienia" },
     yourTurn: "Twój ruch",
     turnOf: "Ruch: {name}",
     drew: "dobrał {n}",
@@ -256,7 +256,7 @@ const STRINGS = {
     targetReached: "{name} osiągnął cel",
     nobodyWon: "Nikt nie wygrał rundy",
     hands: "Ręce",
-    handValue: "{n} oczek",
+    handValue: { one: "{n} oczko", few: "{n} oczka", many: "{n} oczek", other: "{n} oczka" },
     roundPoints: "Punkty w tej rundzie",
     countPoints: "Punkty za końce",
     penalty: "Karne punkty",
@@ -276,7 +276,7 @@ const STRINGS = {
     playAgain: "Zagraj ponownie",
     side: "Strona {n}",
     pair: "{a} i {b}",
-    bot: "Bot ({level})",
+    bot: "Bot {n}",
     lastMove: "Ostatni ruch",
     announceTurn: "Twój ruch. Końce: {ends}.",
     announceWait: "Ruch: {name}. Końce: {ends}.",
@@ -309,7 +309,7 @@ const STRINGS = {
     "level.expert": "Эксперт",
     "level.friend": "Друг (приглашение)",
     target: "Цель",
-    points: "{n} очков",
+    points: { one: "{n} очко", few: "{n} очка", many: "{n} очков", other: "{n} очка" },
     singleRound: "Одна партия",
     options: "Варианты правил",
     "blocked.others_minus_own": "Рыба: очки соперников минус свои",
@@ -327,7 +327,7 @@ const STRINGS = {
     full: "За этим столом нет свободных мест.",
     noTable: "Такого стола нет, или игра окончена.",
     boneyard: "Базар",
-    tiles: "{n} камней",
+    tiles: { one: "{n} камень", few: "{n} камня", many: "{n} камней", other: "{n} камня" },
     yourTurn: "Ваш ход",
     turnOf: "Ходит {name}",
     drew: "взял {n}",
@@ -350,7 +350,7 @@ const STRINGS = {
     targetReached: "{name} достиг цели",
     nobodyWon: "Кон никто не выиграл",
     hands: "Руки",
-    handValue: "{n} очков",
+    handValue: { one: "{n} очко", few: "{n} очка", many: "{n} очков", other: "{n} очка" },
     roundPoints: "Очки за кон",
     countPoints: "Очки за концы",
     penalty: "Штраф",
@@ -370,7 +370,7 @@ const STRINGS = {
     playAgain: "Сыграть ещё",
     side: "Сторона {n}",
     pair: "{a} и {b}",
-    bot: "Бот ({level})",
+    bot: "Бот {n}",
     lastMove: "Последний ход",
     announceTurn: "Ваш ход. Концы: {ends}.",
     announceWait: "Ходит {name}. Концы: {ends}.",
@@ -405,8 +405,15 @@ export function setLang(code) {
   document.documentElement.lang = code;
 }
 
+const plurals = {};
+
+// A string may have plural forms ({one, few, many, other}), chosen by params.n.
 export function t(key, params = {}) {
-  const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  let text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  if (typeof text === "object") {
+    plurals[current] ||= new Intl.PluralRules(current);
+    text = text[plurals[current].select(Number(params.n))] ?? text.other;
+  }
   return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
 }
 

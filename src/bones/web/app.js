@@ -1,0 +1,79 @@
+// bones in the browser: the header, the router, and the screens behind it.
+
+import { h } from "./dom.js";
+import { newGame, joinScreen, savedName, tableSpec } from "./home.js";
+import { LANGUAGES, lang, setLang, t } from "./i18n.js";
+import { api, seats } from "./net.js";
+import { RULES } from "./rules.js";
+import { TableScreen } from "./table.js";
+
+const main = document.querySelector("#app");
+let screen = null;
+let variants = null;
+
+function go(path) {
+  history.pushState({}, "", path);
+  route();
+}
+
+async function route() {
+  screen?.close?.();
+  screen = null;
+  variants ||= await api("/api/variants");
+  const match = location.pathname.match(/^\/t\/([\w-]+)$/);
+  if (!match) return newGame(main, variants, go);
+  const tableId = match[1];
+  const seat = seats.get(tableId);
+  const open = (token) => {
+    screen = new TableScreen(main, tableId, token, { go, again: () => again(tableId) });
+  };
+  if (seat) open(seat.token);
+  else joinScreen(main, tableId, go, () => open(null));
+}
+
+// A new table like the one just finished: the same rules, bots and free seats.
+async function again(tableId) {
+  const table = (screen?.message?.table) || await api(`/api/tables/${tableId}`);
+  const me = screen?.message?.you ?? 0;
+  const order = [...table.seats.slice(me), ...table.seats.slice(0, me)];
+  const choice = {
+    variant: table.variant, players: table.rules.players, target: table.rules.target,
+    levels: order.slice(1).map((s) => (s.kind === "bot" ? s.level : "friend")),
+    blocked_scoring: table.rules.blocked_scoring, opening_every_round: table.rules.opening_every_round,
+  };
+  const made = await api("/api/tables", tableSpec(choice, savedName() || "Player"));
+  seats.set(made.table.id, made.seat, made.token);
+  go(`/t/${made.table.id}`);
+}
+
+function rulesDialog() {
+  const dialog = document.querySelector("#rules");
+  const texts = RULES[lang()];
+  const section = (key, title) => h("section", {}, h("h3", {}, title),
+    h("ul", {}, texts[key].map((line) => h("li", {}, line))));
+  dialog.replaceChildren(h("div", { class: "panel" },
+    h("h2", {}, t("rules")),
+    section("common", "bones"),
+    ["draw", "block", "kozel", "allfives"].map((v) => section(v, t(`variant.${v}`))),
+    h("form", { method: "dialog" }, h("button", { class: "primary", id: "close-rules" }, t("close")))));
+  dialog.showModal();
+}
+
+function header() {
+  const select = h("select", { id: "lang", "aria-label": t("language"), onchange: (e) => {
+    setLang(e.target.value);
+    header();
+    if (screen?.message) screen.render(); else route();
+  } }, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === lang() }, name)));
+  document.querySelector("#top").replaceChildren(
+    h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); go("/"); } },
+      h("span", { class: "logo", "aria-hidden": "true" }, "⚄"), "bones"),
+    h("span", { class: "tagline" }, t("tagline")),
+    h("button", { type: "button", id: "rules-button", onclick: rulesDialog }, t("rules")),
+    select);
+}
+
+setLang(lang());
+header();
+window.addEventListener("popstate", route);
+route();

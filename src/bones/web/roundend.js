@@ -1,0 +1,110 @@
+// The end of a round and of a match: every hand shown, how the points came about, the
+// running score, and what comes next.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { tileSVG } from "./tiles.js";
+
+const pipsOf = (tile) => tile.split("-").reduce((sum, n) => sum + Number(n), 0);
+
+// What a hand left at the end counts; in Kozel a lone 0-0 is 25 and a lone 6-6 is 50.
+function handValue(variant, hand) {
+  if (variant === "kozel" && hand.length === 1 && (hand[0] === "0-0" || hand[0] === "6-6")) {
+    return hand[0] === "0-0" ? 25 : 50;
+  }
+  return hand.reduce((sum, tile) => sum + pipsOf(tile), 0);
+}
+
+function headline(screen, reveal) {
+  const { result } = reveal;
+  const variant = screen.message.table.variant;
+  if (result.reason === "target") return t("targetReached", { name: screen.sideName(result.winner) });
+  if (result.reason === "domino") return t("domino", { name: screen.seatName(result.ended_by ?? result.winner) });
+  return variant === "kozel" ? t("fish") : t("blocked");
+}
+
+// Lines that say where this round's points came from.
+function explain(screen, reveal) {
+  const { result, hands } = reveal;
+  const table = screen.message.table;
+  const variant = table.variant;
+  const lines = [];
+  const sides = result.points.length;
+  const sideHands = (side) => hands.filter((_, seat) => (variant === "kozel" ? seat % 2 : seat) === side);
+  const sidePips = (side) => sideHands(side).reduce((sum, hand) => sum + handValue(variant, hand), 0);
+  if (variant === "kozel") {
+    if (result.winner === null) lines.push(t("eggsLaid", { n: result.eggs }));
+    for (let side = 0; side < sides; side += 1) {
+      const wrote = reveal.scores_after[side] - reveal.scores_before[side];
+      if (result.points[side] || wrote) {
+        const written = wrote === result.points[side] ? "" : ` → ${wrote}`;
+        lines.push(`${t("penalty")} · ${screen.sideName(side)}: ${result.points[side]}${written}`);
+        if (!wrote && reveal.scores_before[side] === 0) lines.push(t("rule13"));
+      }
+    }
+    const spent = reveal.scores_after.reduce((a, b) => a + b, 0) - reveal.scores_before.reduce((a, b) => a + b, 0)
+      - result.points.reduce((a, b) => a + b, 0);
+    if (result.winner !== null && spent > 0) lines.push(t("eggsSpent", { n: spent }));
+    return lines;
+  }
+  if (result.winner === null) lines.push(t("nobodyWon"));
+  for (let side = 0; side < sides; side += 1) {
+    if (!result.points[side]) continue;
+    const others = [...Array(sides).keys()].filter((s) => s !== side).reduce((sum, s) => sum + sidePips(s), 0);
+    let why = String(result.points[side]);
+    if (variant === "allfives" && result.reason === "domino" && others !== result.points[side]) {
+      why = t("rounded", { n: others, m: result.points[side] });
+    } else if (result.reason === "blocked" && others !== result.points[side]) {
+      why = t("minusOwn", { others, own: sidePips(side) });
+    }
+    lines.push(`${t("roundPoints")} · ${screen.sideName(side)}: ${why}`);
+  }
+  if (variant === "allfives" && reveal.count_points.some(Boolean)) {
+    lines.push(`${t("countPoints")}: ${reveal.count_points.map((n, s) => `${screen.seatName(s)} ${n}`).join(", ")}`);
+  }
+  return lines;
+}
+
+function matchLine(screen) {
+  const table = screen.message.table;
+  const lines = [];
+  if (table.variant === "kozel" && table.loser !== null) {
+    lines.push(h("p", { class: "goat" }, `🐐 ${t("goat", { name: screen.sideName(table.loser) })}`));
+  }
+  lines.push(h("p", { class: "winner" }, table.winner === null ? t("nobodyWon") : t("wins", { name: screen.sideName(table.winner) })));
+  if (table.shutout) lines.push(h("p", {}, t("shutout")));
+  return lines;
+}
+
+export function roundEnd(screen) {
+  const { reveal, table, you } = screen.message;
+  const over = table.status === "over";
+  const ready = you !== null && table.ready.includes(you);
+  const scores = h("table", { class: "score-table" },
+    h("tr", {}, h("th", {}), h("th", {}, t("scoreBefore")), h("th", {}, t("scoreAfter"))),
+    reveal.scores_after.map((after, side) => h("tr", {},
+      h("th", {}, screen.sideName(side)), h("td", {}, String(reveal.scores_before[side])),
+      h("td", { dataset: { side, score: after } }, String(after)))));
+  const hands = h("div", { class: "reveal-hands" }, reveal.hands.map((hand, seat) => h("div", {
+    class: "reveal-hand", dataset: { seat, hand: hand.join(" ") },
+  }, h("span", { class: "name" }, screen.seatName(seat)),
+    h("span", { class: "tiles" }, hand.map((tile) => tileSVG(tile, { label: tile }))),
+    h("span", { class: "value" }, t("handValue", { n: handValue(table.variant, hand) })))));
+  const actions = over
+    ? [h("button", { type: "button", class: "primary", id: "again", onclick: () => screen.again() }, t("playAgain")),
+      h("a", { href: "/", class: "button", id: "new" }, t("newGame"))]
+    : you === null ? [] : [ready
+      ? h("p", { class: "waiting-others" }, t("waitingOthers"))
+      : h("button", { type: "button", class: "primary", id: "ready",
+                      onclick: () => screen.connection.send({ type: "ready" }) }, t("nextRound"))];
+  return h("div", { class: "overlay", id: over ? "match-over" : "round-end", role: "dialog", "aria-modal": "true",
+                    "aria-labelledby": "round-end-title" },
+    h("div", { class: "panel" },
+      h("h2", { id: "round-end-title" }, over ? t("matchOver") : t("roundOver")),
+      over ? matchLine(screen) : null,
+      h("p", { class: "headline" }, headline(screen, reveal)),
+      h("ul", { class: "explain" }, explain(screen, reveal).map((line) => h("li", {}, line))),
+      h("h3", {}, t("hands")), hands,
+      h("h3", {}, t("score")), scores,
+      h("div", { class: "actions" }, actions)));
+}

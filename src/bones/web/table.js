@@ -1,0 +1,360 @@
+// The table: your hand at the bottom, the others around, the line of play in the middle.
+// It draws what the server sends (the seat's view) and offers the legal moves, nothing more.
+
+import { drawBoard } from "./board.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { Connection } from "./net.js";
+import { roundEnd } from "./roundend.js";
+import { tileSVG } from "./tiles.js";
+
+const POSITIONS = { 2: ["me", "across"], 3: ["me", "left", "across"], 4: ["me", "left", "across", "right"] };
+const tileOf = (move) => move.split(" ")[0];
+
+export class TableScreen {
+  constructor(root, tableId, token, { go, again }) {
+    Object.assign(this, { root, tableId, go, again });
+    this.message = null;
+    this.selected = null;
+    this.focus = 0;
+    this.bubbles = {};
+    this.online = false;
+    this.root.replaceChildren(h("p", { class: "loading" }, "…"));
+    this.connection = new Connection(tableId, token, {
+      onState: (message) => this.receive(message),
+      onError: (error) => this.flash(t("error", { message: error.message })),
+      onStatus: (online) => { this.online = online; this.renderStatus(); },
+    });
+    this.resize = new ResizeObserver(() => this.drawBoard());
+    this.keys = (event) => this.key(event);
+    document.addEventListener("keydown", this.keys);
+  }
+
+  close() {
+    this.connection.close();
+    this.resize.disconnect();
+    document.removeEventListener("keydown", this.keys);
+  }
+
+  // -- receiving -----------------------------------------------------------------------
+
+  receive(message) {
+    const before = this.message;
+    if (before && message.table.seq < before.table.seq && this.online) return;
+    this.message = message;
+    if (!message.view.legal_moves?.some((m) => tileOf(m) === this.selected)) this.selected = null;
+    this.bubble(message.actions, message.you);
+    this.render();
+    this.announce(before);
+  }
+
+  bubble(actions, you) {
+    const bySeat = {};
+    for (const action of actions) {
+      const entry = (bySeat[action.seat] ||= { draws: 0, passed: false, drawn: [] });
+      if (action.move === "draw") { entry.draws += 1; if (action.tile) entry.drawn.push(action.tile); }
+      if (action.move === "pass") entry.passed = true;
+    }
+    for (const [seat, entry] of Object.entries(bySeat)) {
+      const words = [entry.draws ? t("drew", { n: entry.draws }) : null, entry.passed ? t("passed") : null]
+        .filter(Boolean).join(", ");
+      if (!words) continue;
+      clearTimeout(this.bubbles[seat]?.timer);
+      const timer = setTimeout(() => { delete this.bubbles[seat]; this.render(); }, 2600);
+      this.bubbles[seat] = { words, timer };
+      if (Number(seat) === you) this.fresh = new Set(entry.drawn);
+    }
+  }
+
+  announce(before) {
+    const view = this.message.view;
+    if (!view || this.message.table.status !== "playing") return;
+    if (before && before.view?.turn === view.turn && before.view?.history?.length === view.history.length) return;
+    const ends = view.ends.length ? view.ends.join(", ") : t("none");
+    const text = view.turn === this.message.you
+      ? t("announceTurn", { ends })
+      : t("announceWait", { name: this.seatName(view.turn), ends });
+    this.root.querySelector("#announce").textContent = text;
+  }
+
+  flash(text) {
+    const note = this.root.querySelector("#note");
+    if (!note) return;
+    note.textContent = text;
+    note.classList.add("show");
+    clearTimeout(this.noteTimer);
+    this.noteTimer = setTimeout(() => note.classList.remove("show"), 3000);
+  }
+
+  // -- names ---------------------------------------------------------------------------
+
+  seatName(seat) {
+    const info = this.message.table.seats[seat];
+    if (seat === this.message.you) return t("you");
+    if (info.kind === "bot") return t("bot", { n: seat + 1 });
+    return info.name || "…";
+  }
+
+  sideName(side) {
+    const table = this.message.table;
+    if (table.variant === "kozel") return t("pair", { a: this.seatName(side), b: this.seatName(side + 2) });
+    return this.seatName(side);
+  }
+
+  // -- drawing -------------------------------------------------------------------------
+
+  render() {
+    const { table, view, you } = this.message;
+    if (table.status === "waiting") return this.renderWaiting();
+    const n = table.rules.players;
+    const me = you ?? 0;
+    const section = h("section", {
+      id: "table", class: `table players-${n} ${table.variant}`,
+      dataset: { status: table.status, round: table.round, moves: view.history.length,
+                 turn: view.turn ?? "", you: you ?? "", variant: table.variant },
+    });
+    section.append(this.scoreBar());
+    for (let r = 1; r < n; r += 1) section.append(this.opponent((me + r) % n, POSITIONS[n][r]));
+    section.append(this.centre());
+    section.append(this.mine(me));
+    section.append(h("div", { id: "announce", class: "sr-only", "aria-live": "polite" }),
+                   h("div", { id: "note", class: "note", role: "status" }));
+    if (this.message.reveal) section.append(roundEnd(this));
+    this.root.replaceChildren(section);
+    this.resize.disconnect();
+    this.resize.observe(section.querySelector(".board-wrap"));
+    this.drawBoard();
+    this.renderStatus();
+  }
+
+  renderWaiting() {
+    const table = this.message.table;
+    this.root.replaceChildren(h("section", { id: "table", class: "waiting", dataset: { status: "waiting" } },
+      h("h1", {}, t(`variant.${table.variant}`)),
+      h("p", {}, t("waiting")),
+      h("ul", { class: "seat-list" }, table.seats.map((s, i) => h("li", {},
+        `${t("seat", { n: i + 1 })}: ${s.kind === "bot" ? t(`level.${s.level}`) : s.name || "—"}`))),
+      this.inviteButton()));
+  }
+
+  inviteButton() {
+    const link = `${location.origin}/t/${this.tableId}`;
+    return h("div", { class: "invite" },
+      h("input", { readonly: true, value: link, "aria-label": t("invite"), id: "invite-link" }),
+      h("button", { type: "button", onclick: async () => {
+        try { await navigator.clipboard.writeText(link); } catch { /* no clipboard: the link is shown */ }
+        this.flash(t("copied"));
+      } }, t("copyLink")));
+  }
+
+  scoreBar() {
+    const table = this.message.table;
+    const sides = table.scores.map((score, side) => h("span", {
+      class: "score", dataset: { side, score },
+    }, h("b", {}, this.sideName(side)), " ", String(score)));
+    const target = table.rules.target === null ? t("singleRound") : t("points", { n: table.rules.target });
+    const free = table.seats.some((s) => s.kind === "human" && !s.name);
+    return h("header", { class: "scorebar" },
+      h("span", { class: "game-name" }, t(`variant.${table.variant}`)),
+      h("span", { class: "round" }, t("round", { n: table.round + 1 })),
+      h("span", { class: "target" }, `${t("target")}: ${target}`),
+      h("span", { class: "scores" }, sides),
+      table.eggs ? h("span", { class: "eggs" }, `🥚 ${table.eggs}`) : null,
+      free ? this.inviteButton() : null,
+      h("span", { class: "online", id: "online" }));
+  }
+
+  opponent(seat, where) {
+    const { table, view } = this.message;
+    const count = view.hand_counts[seat];
+    const info = table.seats[seat];
+    const fan = h("div", { class: "fan" },
+      Array.from({ length: Math.min(count, 10) }, () => tileSVG("", { back: true })));
+    return h("div", {
+      class: `opponent ${where} ${view.turn === seat ? "turn" : ""}`,
+      dataset: { seat, count },
+    },
+    h("div", { class: "who" }, h("span", { class: "name" }, this.seatName(seat)),
+      info.kind === "bot" ? h("span", { class: "badge" }, t(`level.${info.level}`)) : null,
+      info.replaced ? h("span", { class: "badge" }, t("away")) : null,
+      table.rules.variant === "kozel" && seat % 2 === (this.message.you ?? 0) % 2
+        ? h("span", { class: "badge partner" }, t("partner")) : null),
+    fan, h("span", { class: "count" }, t("tiles", { n: count })),
+    this.bubbles[seat] ? h("span", { class: "bubble" }, this.bubbles[seat].words) : null);
+  }
+
+  centre() {
+    const view = this.message.view;
+    const rules = this.message.table.rules;
+    const info = h("div", { class: "board-info" });
+    if (["draw", "allfives"].includes(rules.variant)) {
+      info.append(h("span", { class: "boneyard", dataset: { boneyard: view.boneyard_count } },
+        tileSVG("", { back: true }), `${t("boneyard")}: ${view.boneyard_count}`));
+    }
+    info.append(h("span", { class: "ends", dataset: { ends: view.ends.join(",") } },
+      `${t("ends")}: ${view.ends.length ? view.ends.join(" · ") : t("none")}`));
+    if (rules.variant === "allfives" && view.count !== null) {
+      const scores = view.count > 0 && view.count % 5 === 0;
+      info.append(h("span", { class: `sum ${scores ? "scoring" : ""}`, dataset: { count: view.count } },
+        t("sum", { n: view.count })));
+    }
+    return h("div", { class: "centre" }, h("div", { class: "board-wrap" },
+      document.createElementNS("http://www.w3.org/2000/svg", "svg")), info);
+  }
+
+  mine(me) {
+    const { view, you } = this.message;
+    const myTurn = view.turn === you && you !== null && this.message.table.status === "playing";
+    const legal = new Set((view.legal_moves || []).map(tileOf));
+    const hand = h("div", { class: "hand", role: "toolbar", "aria-label": t("hands") },
+      you === null ? Array.from({ length: view.hand_counts[me] }, () => tileSVG("", { back: true }))
+        : view.hand.map((tile, i) => {
+          const playable = myTurn && legal.has(tile);
+          const button = h("button", {
+            type: "button",
+            class: `tile ${playable ? "legal" : "dim"} ${this.selected === tile ? "selected" : ""} ${this.fresh?.has(tile) ? "fresh" : ""}`,
+            dataset: { tile, legal: playable, places: playable ? this.placesFor(tile).join(" ") : "" },
+            tabindex: i === this.focus ? "0" : "-1",
+            "aria-label": tile,
+            "aria-disabled": !playable,
+          }, tileSVG(tile));
+          button.addEventListener("pointerdown", (e) => this.pointerDown(e, tile, playable));
+          button.addEventListener("focus", () => { this.focus = i; });
+          return button;
+        }));
+    return h("div", { class: `mine ${myTurn ? "turn" : ""}` },
+      h("div", { class: "status-line" },
+        h("span", { id: "status", class: "status" }),
+        this.bubbles[me] ? h("span", { class: "bubble" }, this.bubbles[me].words) : null),
+      hand);
+  }
+
+  renderStatus() {
+    const status = this.root.querySelector("#status");
+    const online = this.root.querySelector("#online");
+    if (online) online.textContent = this.online ? "" : t("reconnecting");
+    if (!status || !this.message) return;
+    const { view, you, table } = this.message;
+    let text = "";
+    if (you === null) text = t("spectating");
+    else if (table.status !== "playing") text = "";
+    else if (this.selected) text = t("chooseEnd", { tile: this.selected });
+    else if (view.turn === you) text = t("yourTurn");
+    else if (view.turn !== null) text = t("turnOf", { name: this.seatName(view.turn) });
+    status.textContent = text;
+  }
+
+  lastTile() {
+    const view = this.message.view;
+    for (let i = view.history.length - 1; i >= 0; i -= 1) {
+      const move = view.history[i][1];
+      if (move !== "draw" && move !== "pass") return tileOf(move);
+    }
+    return view.lead?.tile ?? null;
+  }
+
+  drawBoard() {
+    const wrap = this.root.querySelector(".board-wrap");
+    if (!wrap || !this.message) return;
+    const svg = wrap.querySelector("svg");
+    svg.classList.add("board");
+    const targets = this.placesFor(this.selected ?? this.dragging?.tile);
+    drawBoard(svg, this.message.view, wrap.clientWidth || 300, wrap.clientHeight || 200, {
+      last: this.lastTile(), targets, onPlace: (place) => this.playAt(this.selected, place),
+    });
+  }
+
+  // -- playing -------------------------------------------------------------------------
+
+  movesFor(tile) {
+    const view = this.message?.view;
+    if (!tile || !view || view.turn !== this.message.you) return [];
+    return view.legal_moves.filter((m) => tileOf(m) === tile);
+  }
+
+  placesFor(tile) {
+    return this.movesFor(tile).map((m) => m.split(" ")[1] ?? "lead");
+  }
+
+  choose(tile) {
+    const moves = this.movesFor(tile);
+    if (moves.length === 0) return;
+    if (moves.length === 1) return this.send(moves[0]);
+    this.selected = this.selected === tile ? null : tile;
+    this.render();
+    this.root.querySelector(".place")?.focus();
+  }
+
+  playAt(tile, place) {
+    const move = this.movesFor(tile).find((m) => (m.split(" ")[1] ?? "lead") === place);
+    if (move) this.send(move);
+  }
+
+  send(move) {
+    this.selected = null;
+    this.connection.send({ type: "move", move });
+  }
+
+  key(event) {
+    if (!this.message || event.target.closest?.("input, select, textarea")) return;
+    const hand = [...this.root.querySelectorAll(".hand .tile")];
+    if (event.key === "Escape" && this.selected) { this.selected = null; this.render(); return; }
+    if (!hand.length || !event.target.closest?.(".hand, body")) return;
+    if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+      event.preventDefault();
+      this.focus = (this.focus + (event.key === "ArrowRight" ? 1 : hand.length - 1)) % hand.length;
+      hand.forEach((b, i) => b.setAttribute("tabindex", i === this.focus ? "0" : "-1"));
+      hand[this.focus].focus();
+    } else if (event.key === "Enter" && event.target.closest?.(".hand")) {
+      event.preventDefault();
+      this.choose(hand[this.focus]?.dataset.tile);
+    }
+  }
+
+  // Tap to play; or drag past a few pixels, and drop on a lit place.
+  pointerDown(event, tile, playable) {
+    if (!playable) return;
+    const start = { x: event.clientX, y: event.clientY };
+    const button = event.currentTarget;
+    button.setPointerCapture(event.pointerId);
+    let ghost = null;
+    const move = (e) => {
+      if (!ghost && Math.hypot(e.clientX - start.x, e.clientY - start.y) > 8) {
+        ghost = tileSVG(tile);
+        ghost.classList.add("ghost");
+        document.body.append(ghost);
+        this.dragging = { tile };
+        this.drawBoard();
+      }
+      if (ghost) {
+        ghost.style.left = `${e.clientX}px`;
+        ghost.style.top = `${e.clientY}px`;
+        for (const p of this.root.querySelectorAll(".place")) p.classList.remove("hover");
+        this.placeAt(e)?.classList.add("hover");
+      }
+    };
+    const up = (e) => {
+      button.removeEventListener("pointermove", move);
+      button.removeEventListener("pointerup", up);
+      button.removeEventListener("pointercancel", up);
+      if (!ghost) return this.choose(tile);
+      ghost.remove();
+      const place = this.placeAt(e);
+      const overBoard = document.elementsFromPoint(e.clientX, e.clientY)
+        .some((node) => node.classList?.contains("board-wrap"));
+      this.dragging = null;
+      const moves = this.movesFor(tile);
+      if (place) this.playAt(tile, place.dataset.place);
+      else if (overBoard && moves.length === 1) this.send(moves[0]);
+      else this.drawBoard();
+    };
+    button.addEventListener("pointermove", move);
+    button.addEventListener("pointerup", up);
+    button.addEventListener("pointercancel", up);
+  }
+
+  placeAt(event) {
+    return document.elementsFromPoint(event.clientX, event.clientY)
+      .find((node) => node.classList?.contains("place")) ?? null;
+  }
+}

@@ -1,0 +1,150 @@
+"""A player at the page: starts games from the new-game screen, plays by clicking and
+dragging tiles, and notes what the page shows so it can be checked against the engine."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.sync_api import Page
+
+from bones import Match
+from tests.server.live import Server
+
+READ = """() => {
+  const t = document.querySelector('#table');
+  if (!t) return null;
+  const all = (q) => [...document.querySelectorAll(q)];
+  return {
+    status: t.dataset.status, round: +t.dataset.round, moves: +t.dataset.moves,
+    turn: t.dataset.turn, you: t.dataset.you,
+    hand: all('.hand .tile').map((b) => b.dataset.tile),
+    legal: all('.hand .tile[data-legal=true]').map((b) => b.dataset.tile),
+    ends: document.querySelector('.ends')?.dataset.ends ?? null,
+    counts: Object.fromEntries(all('.opponent').map((o) => [o.dataset.seat, +o.dataset.count])),
+    scores: all('.scorebar .score').map((s) => +s.dataset.score),
+    boneyard: document.querySelector('.boneyard')?.dataset.boneyard ?? null,
+    revealed: all('.reveal-hand').map((r) => r.dataset.hand),
+    after: all('.score-table td[data-score]').map((s) => +s.dataset.score),
+  };
+}"""
+
+READY = """() => {
+  const t = document.querySelector('#table');
+  if (!t) return false;
+  const s = t.dataset.status;
+  return s === 'over' || (s === 'between' && !!document.querySelector('#ready'))
+    || (s === 'playing' && t.dataset.turn === t.dataset.you
+        && !!document.querySelector('.hand .tile[data-legal=true]'));
+}"""
+
+
+@dataclass
+class Player:
+    page: Page
+    server: Server
+    rng: random.Random
+    shown: list[dict[str, Any]] = field(default_factory=list)
+    """What the page showed at each of this player's turns and round ends."""
+    dragged: bool = False
+    chose_place: bool = False
+
+    def new_game(self, variant: str, *, players: int | None = None, target: str = "50",
+                 levels: tuple[str, ...] = ("easy", "easy", "easy"), name: str = "Ann") -> str:
+        page = self.page
+        page.goto(f"{self.server.url}/")
+        page.wait_for_selector("#new-game")
+        page.check(f"input[name=variant][value={variant}]", force=True)
+        if players is not None:
+            page.check(f"input[name=players][value='{players}']", force=True)
+        for seat, level in enumerate(levels[: (players or {"kozel": 4}.get(variant, 2)) - 1],
+                                     start=1):
+            page.select_option(f"select[name=seat{seat}]", level)
+        page.check(f"input[name=target][value='{target}']", force=True)
+        page.fill("input[name=name]", name)
+        page.click("#start")
+        page.wait_for_selector("#table")
+        return page.url.rsplit("/", 1)[-1]
+
+    def read(self) -> dict[str, Any]:
+        return dict(self.page.evaluate(READ))
+
+    def play_match(self, drag_once: bool = True, stop_after: int | None = None) -> dict[str, Any]:
+        """Play to the end of the match (or ``stop_after`` own moves): random legal tiles,
+        a place chosen where a tile fits two, one move made by dragging."""
+        mine = 0
+        while True:
+            self.page.wait_for_function(READY, timeout=60_000)
+            now = self.read()
+            if now["status"] == "over":
+                self.shown.append(now)
+                return now
+            if now["status"] == "between":
+                self.shown.append(now)
+                self.page.click("#ready")
+                self.page.wait_for_function(
+                    "r => document.querySelector('#table')?.dataset.round !== String(r)"
+                    " || document.querySelector('#table')?.dataset.status === 'over'",
+                    arg=now["round"], timeout=60_000)
+                continue
+            if stop_after is not None and mine >= stop_after:
+                return now
+            self.shown.append(now)
+            self.move(now, drag=drag_once and not self.dragged)
+            mine += 1
+
+    def move(self, now: dict[str, Any], drag: bool) -> None:
+        page = self.page
+        tile = self.rng.choice(now["legal"])
+        button = page.locator(f".hand .tile[data-tile='{tile}']")
+        if drag:
+            box = button.bounding_box()
+            assert box is not None
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            page.mouse.move(x, y)
+            page.mouse.down()
+            page.mouse.move(x + 12, y - 20, steps=3)
+            places = page.locator(".place")
+            places.first.wait_for()
+            target = places.nth(self.rng.randrange(places.count())).bounding_box()
+            assert target is not None
+            page.mouse.move(target["x"] + target["width"] / 2,
+                            target["y"] + target["height"] / 2, steps=8)
+            page.mouse.up()
+            self.dragged = True
+        else:
+            button.click()
+            page.wait_for_timeout(30)
+            places = page.locator(".place")
+            if places.count():
+                places.nth(self.rng.randrange(places.count())).click()
+                self.chose_place = True
+        page.wait_for_function(
+            "m => { const t = document.querySelector('#table');"
+            " return !t || +t.dataset.moves > m || t.dataset.status !== 'playing'; }",
+            arg=now["moves"], timeout=30_000)
+
+
+def check_against_engine(shown: list[dict[str, Any]], match: Match) -> int:
+    """Every noted screen against the engine's view at that point; returns how many."""
+    for screen in shown:
+        number, seat = screen["round"], int(screen["you"])
+        rnd = match.rounds[number].copy()
+        if screen["status"] == "playing":
+            while len(rnd.moves) > screen["moves"]:
+                rnd.pop()
+        view = rnd.view(seat)
+        where = f"round {number}, move {screen['moves']}"
+        assert screen["hand"] == [str(t) for t in view.hand], where
+        assert screen["ends"] == ",".join(map(str, view.ends)), where
+        for other, count in screen["counts"].items():
+            assert count == view.hand_counts[int(other)], where
+        if screen["boneyard"] is not None:
+            assert int(screen["boneyard"]) == view.boneyard_count, where
+        if screen["status"] == "playing":
+            assert screen["scores"] == list(view.scores), where
+        else:
+            assert screen["revealed"] == [" ".join(map(str, h)) for h in rnd.hands], where
+            assert screen["after"] == list(match.scores_after[number]), where
+    return len(shown)

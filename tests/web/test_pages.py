@@ -1,0 +1,133 @@
+"""The page around the game: screenshots at phone and desktop size in two languages,
+every string translated, reconnecting after a reload, rules in the app, and nothing
+loaded from outside the machine."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from playwright.sync_api import Browser
+
+from tests.server.live import Server
+from tests.web.conftest import DESKTOP, PHONE
+from tests.web.driver import READY, Player
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.mark.parametrize(("size", "device", "lang", "variant"), [
+    ("desktop", DESKTOP, "en", "allfives"),
+    ("desktop", DESKTOP, "ru", "kozel"),
+    ("phone", PHONE, "de", "draw"),
+    ("phone", PHONE, "pl", "kozel"),
+])
+def test_screenshots_mid_round_and_at_round_end(web: Server, browser: Browser, size: str,
+                                               device: dict[str, object], lang: str,
+                                               variant: str) -> None:
+    """Saved under docs/screenshots/ for the README and for looking at."""
+    context = browser.new_context(**device, locale=lang)  # type: ignore[arg-type]
+    page = context.new_page()
+    player = Player(page, web, random.Random(lang))
+    player.new_game(variant, players=4 if variant == "draw" else None, target="100",
+                    levels=("medium", "medium", "medium"))
+    assert page.evaluate("document.documentElement.lang") == lang
+    player.play_match(drag_once=False, stop_after=4)
+    page.wait_for_function(READY)
+    page.wait_for_timeout(300)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / f"{size}-{lang}-{variant}-play.png")
+    while player.read()["status"] == "playing":
+        player.move(player.read(), drag=False)
+        page.wait_for_function(READY, timeout=60_000)
+    page.wait_for_selector("#round-end, #match-over")
+    page.wait_for_timeout(200)
+    page.screenshot(path=SCREENSHOTS / f"{size}-{lang}-{variant}-round-end.png")
+    context.close()
+
+
+def test_every_string_is_translated(web: Server, browser: Browser) -> None:
+    page = browser.new_page()
+    page.goto(f"{web.url}/")
+    keys = page.evaluate("""async () => {
+        const i18n = await import('/static/i18n.js');
+        const rules = (await import('/static/rules.js')).RULES;
+        const out = {};
+        for (const code of Object.keys(i18n.LANGUAGES)) {
+            out[code] = {keys: i18n.keys(code).sort(),
+                         rules: Object.fromEntries(Object.entries(rules[code]).map(
+                             ([k, v]) => [k, v.length]))};
+        }
+        return out;
+    }""")
+    assert set(keys) == {"en", "de", "pl", "ru"}
+    for code in ("de", "pl", "ru"):
+        assert keys[code]["keys"] == keys["en"]["keys"], code
+        assert keys[code]["rules"] == keys["en"]["rules"], code
+    page.select_option("#lang", "pl")
+    assert page.locator("#new-game h1").inner_text() == "Nowa gra"
+    page.click("#rules-button")
+    assert "Kozioł" in page.locator("#rules").inner_text()
+    page.click("#close-rules")
+    page.select_option("#lang", "en")
+    page.close()
+
+
+def test_reload_keeps_the_seat(web: Server, browser: Browser) -> None:
+    context = browser.new_context(**PHONE)  # type: ignore[arg-type]
+    page = context.new_page()
+    player = Player(page, web, random.Random(7))
+    table = player.new_game("block", players=2, target="null")
+    player.play_match(drag_once=False, stop_after=2)
+    before = player.read()
+    page.reload()
+    page.wait_for_function(READY)
+    after = player.read()
+    assert page.url.endswith(f"/t/{table}")
+    assert (after["hand"], after["moves"], after["you"]) == (
+        before["hand"], before["moves"], before["you"])
+    player.play_match(drag_once=False)
+    context.close()
+
+
+def test_a_friend_joins_by_the_invite_link(web: Server, browser: Browser) -> None:
+    host = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    friend = browser.new_context(**PHONE)  # type: ignore[arg-type]
+    ann = Player(host.new_page(), web, random.Random(3))
+    table = ann.new_game("draw", players=2, target="null", levels=("friend",))
+    ann.page.wait_for_selector("#invite-link")
+    link = ann.page.locator("#invite-link").input_value()
+    assert link.endswith(f"/t/{table}")
+    ben = Player(friend.new_page(), web, random.Random(4))
+    ben.page.goto(link)
+    ben.page.fill("#join input[name=name]", "Ben")
+    ben.page.click("#join button[type=submit]")
+    ben.page.wait_for_selector("#table[data-status=playing]")
+    ann.page.wait_for_selector("#table[data-status=playing]")
+    names = ann.page.locator(".opponent .name").all_inner_texts()
+    assert names == ["Ben"]
+    host.close()
+    friend.close()
+
+
+def test_nothing_is_loaded_from_outside(web: Server, browser: Browser) -> None:
+    """Every request the app makes, on every page, goes to this machine."""
+    context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    page = context.new_page()
+    hosts: set[str] = set()
+    page.on("request", lambda request: hosts.add(urlparse(request.url).hostname or ""))
+    player = Player(page, web, random.Random(5))
+    table = player.new_game("allfives", target="null")
+    player.play_match(drag_once=False, stop_after=1)
+    page.click("#rules-button")
+    page.click("#close-rules")
+    elsewhere = browser.new_context(**PHONE)  # type: ignore[arg-type]
+    stranger = elsewhere.new_page()
+    stranger.on("request", lambda request: hosts.add(urlparse(request.url).hostname or ""))
+    stranger.goto(f"{web.url}/t/{table}")
+    stranger.wait_for_selector("#join")
+    assert hosts == {"127.0.0.1"}
+    context.close()
+    elsewhere.close()

@@ -1,0 +1,78 @@
+"""Whole matches of every variant played through the page in Chromium: tiles clicked,
+ends chosen, one tile dragged; every screen checked against the engine."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playwright.sync_api import Browser
+
+from bones import Match
+from tests.server.live import Server
+from tests.web.conftest import DESKTOP, PHONE
+from tests.web.driver import READY, Player, check_against_engine
+
+MATCHES = [
+    ("draw", 2, "50", DESKTOP),
+    ("draw", 4, "single", PHONE),
+    ("block", 3, "50", DESKTOP),
+    ("kozel", None, "50", DESKTOP),
+    ("allfives", None, "50", PHONE),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "target", "device"), MATCHES,
+                         ids=[f"{m[0]}-{m[1] or ''}-{'phone' if m[3] is PHONE else 'desktop'}"
+                              for m in MATCHES])
+def test_a_whole_match_through_the_page(web: Server, browser: Browser, variant: str,
+                                        players: int | None, target: str,
+                                        device: dict[str, object]) -> None:
+    context = browser.new_context(**device)  # type: ignore[arg-type]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    player = Player(page, web, random.Random(variant))
+    table = player.new_game(variant, players=players,
+                            target="null" if target == "single" else target)
+    end = player.play_match()
+    match = Match.from_record(web.get(f"/api/games/{table}/record"))
+    assert end["status"] == "over" and match.is_over
+    checked = check_against_engine(player.shown, match)
+    assert checked >= 4
+    assert player.dragged
+    winner = page.locator("#match-over .winner").inner_text()
+    assert winner
+    assert not errors, errors
+    context.close()
+
+
+def test_choosing_between_two_places(web: Server, browser: Browser) -> None:
+    """A tile that fits both ends lights both places; tapping one plays it there."""
+    context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    page = context.new_page()
+    player = Player(page, web, random.Random(1))
+    for _ in range(10):
+        table = player.new_game("block", players=2, target="null")
+        while True:
+            page.wait_for_function(READY, timeout=60_000)
+            now = player.read()
+            if now["status"] != "playing":
+                break
+            both = page.locator(".hand .tile[data-places='left right']")
+            if not both.count():
+                player.move(now, drag=False)
+                continue
+            tile = both.first.get_attribute("data-tile")
+            both.first.click()
+            assert page.locator(".place").count() == 2
+            assert tile in page.locator("#status").inner_text()
+            page.locator(".place[data-place=right]").click()
+            page.wait_for_function(
+                "m => +document.querySelector('#table').dataset.moves > m", arg=now["moves"])
+            player.play_match(drag_once=False)
+            record = web.get(f"/api/games/{table}/record")
+            assert f"{tile} right" in record["moves"]
+            context.close()
+            return
+    pytest.fail("no tile fitted both ends in ten games")
