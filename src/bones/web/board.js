@@ -11,21 +11,31 @@ const pair = (p) => ({ a: p[0], b: p[1], double: p[0] === p[1] });
 // A chain of tiles laid outward from the centre; `next(double)` returns the box of the
 // next tile and moves on.
 class Chain {
-  constructor(x, dir, turn, bound, climb) {
-    Object.assign(this, { x, dir, turn, bound, climb, y: 0, vertical: 0, rowStart: true });
+  // `reach`: how far from the centre row the first run must go (past a spinner's arm).
+  constructor(x, dir, turn, bound, reach) {
+    Object.assign(this, { x, dir, turn, bound, need: Math.max(2.5, reach), y: 0,
+                          running: false, rowStart: true, landing: false, lastDouble: false });
   }
 
   next(double) {
-    if (this.vertical > 0) return this.down(double);
+    if (this.running) return this.down(double);
+    if (this.landing) {  // a double right after a turn stays in the run, crosswise
+      if (double) return this.down(double);
+      this.landing = false;
+      this.y = this.vy + this.turn * 0.5;
+      this.dir = -this.dir;
+      this.rowStart = true;
+    }
     const w = double ? 1 : 2;
     const over = this.dir > 0 ? this.x + w > this.bound : this.x - w < -this.bound;
     if (over && !this.rowStart) {
-      this.vertical = this.climb;
+      this.running = true;
       this.column = this.x - this.dir * 0.5;
-      this.vy = this.y + this.turn * 0.5;
+      this.vy = this.y + this.turn * (this.lastDouble ? 1 : 0.5);  // clear a crosswise double
       return this.down(double);
     }
     this.rowStart = false;
+    this.lastDouble = double;
     const box = double
       ? { x: this.dir > 0 ? this.x : this.x - 1, y: this.y - 1, w: 1, h: 2 }
       : { x: this.dir > 0 ? this.x : this.x - 2, y: this.y - 0.5, w: 2, h: 1 };
@@ -40,18 +50,17 @@ class Chain {
       ? { x: this.column - 1, y: top, w: 2, h: 1 }
       : { x: this.column - 0.5, y: top, w: 1, h: 2 };
     this.vy += this.turn * h;
-    this.vertical -= 1;
-    if (this.vertical === 0) {  // the next row starts under (or over) the run
-      this.y = this.vy + this.turn * 0.5;
-      this.dir = -this.dir;
-      this.rowStart = true;
+    if (Math.abs(this.vy - this.y) >= this.need) {  // the next row starts under (or over) it
+      this.running = false;
+      this.landing = true;
+      this.need = 2.5;
     }
     return { ...box, flow: this.turn > 0 ? "down" : "up" };
   }
 }
 
 // Orient a tile in its box: `near` touches the tile before it in the chain.
-function faces(tile, near, far, flow) {
+function faces(near, far, flow) {
   return flow === "right" || flow === "down" ? [near, far] : [far, near];
 }
 
@@ -86,34 +95,31 @@ export function layout(view, width) {
   const upReach = reach(arms.up, "up" in view.places);
   const downReach = reach(arms.down, "down" in view.places);
   const bound = Math.max(width / 2, half + 2);
-  const climb = (extent) => Math.max(1, Math.ceil((extent + 1) / 2));
-  const right = new Chain(half, 1, 1, bound, climb(downReach));
-  const left = new Chain(-half, -1, -1, bound, climb(upReach));
-  for (const p of line.slice(c + 1)) {
+  // the first row back must pass the arm and its open place, crosswise doubles included
+  const right = new Chain(half, 1, 1, bound, downReach ? downReach + 1.5 : 0);
+  const left = new Chain(-half, -1, -1, bound, upReach ? upReach + 1.5 : 0);
+  // each tile notes `link`: the tile it touches on the way back to the centre
+  const lay = (chain, run, near) => run.forEach((p, i) => {
     const t = pair(p);
-    const b = right.next(t.double);
-    const [first, second] = faces(t, t.a, t.b, b.flow);
-    tiles.push({ ...b, first, second, tile: p });
-  }
-  for (const p of line.slice(0, c).reverse()) {
-    const t = pair(p);
-    const b = left.next(t.double);
-    const [first, second] = faces(t, t.b, t.a, b.flow);
-    tiles.push({ ...b, first, second, tile: p });
-  }
+    const b = chain.next(t.double);
+    const [first, second] = near === "a" ? faces(t.a, t.b, b.flow) : faces(t.b, t.a, b.flow);
+    tiles.push({ ...b, first, second, tile: p, link: i === 0 ? 0 : tiles.length - 1 });
+  });
+  lay(right, line.slice(c + 1), "a");
+  lay(left, line.slice(0, c).reverse(), "b");
   const probe = (chain) => Object.assign(Object.create(Chain.prototype), chain).next(false);
   if ("right" in view.places) places.right = probe(right);
   if ("left" in view.places) places.left = probe(left);
   for (const [name, sign] of [["up", -1], ["down", 1]]) {
     if (!arms[name]) continue;
     let y = sign * 1;
-    for (const p of arms[name]) {
+    for (const [i, p] of arms[name].entries()) {
       const t = pair(p);
       const h = t.double ? 1 : 2;
       const top = sign > 0 ? y : y - h;
       const b = t.double ? { x: -1, y: top, w: 2, h: 1 } : { x: -0.5, y: top, w: 1, h: 2 };
       const [first, second] = sign > 0 ? [t.a, t.b] : [t.b, t.a];
-      tiles.push({ ...b, first, second, tile: p });
+      tiles.push({ ...b, first, second, tile: p, link: i === 0 ? 0 : tiles.length - 1 });
       y += sign * h;
     }
     if (name in view.places) places[name] = { x: -0.5, y: sign > 0 ? y : y - 2, w: 1, h: 2 };
