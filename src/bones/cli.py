@@ -3,6 +3,7 @@ against each other.
 
     bones serve --port 8000 --db sqlite:///bones.db
     bones replay game.json
+    bones verify game.json
     bones play --variant kozel
     bones arena hard:medium medium:easy --variant draw --deals 500 --jobs 2
 """
@@ -53,6 +54,10 @@ def parser() -> argparse.ArgumentParser:
                        help="messages a second one connection may send before it is refused")
     replay = commands.add_parser("replay", help="print a game record move by move and check it")
     replay.add_argument("record", help="a record file (JSON, from match.record())")
+    verify = commands.add_parser("verify", help="check a game's deals against its commitment")
+    verify.add_argument("record", help="a finished game's record, from the server")
+    verify.add_argument("--commitment", default=None,
+                        help="the commitment shown before the game, to compare as well")
     play = commands.add_parser("play", help="play against Easy bots in this terminal")
     play.add_argument("--variant", choices=VARIANTS, default="draw")
     play.add_argument("--players", type=int, default=None)
@@ -80,6 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return arena(args)
     if args.command == "serve":
         return serve(args)
+    if args.command == "verify":
+        return verify(args.record, args.commitment)
     return play(args)
 
 
@@ -132,6 +139,21 @@ def serve(args: argparse.Namespace) -> int:
     print(f"bones: open http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_FRAME,
                 log_level="warning")
+    return 0
+
+
+def verify(path: str, commitment: str | None) -> int:
+    from bones.fair import FairnessError
+    from bones.fair import verify as check
+
+    try:
+        with open(path, encoding="utf-8") as source:
+            record = json.load(source)
+        print(f"bones verify: {path}: fair: {check(record, commitment)}")
+    except (OSError, ValueError) as error:  # FairnessError and unreadable JSON included
+        kind = "NOT fair" if isinstance(error, FairnessError) else "cannot check"
+        print(f"bones verify: {path}: {kind}: {error}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -66,17 +66,18 @@ class Match:
     def from_deals(
         cls, rules: Rules, deals: Iterable[DealLike], seed: int | None = None
     ) -> Match:
-        """A match whose rounds use ``deals`` first, in order (each ``{"hands": ...,
-        "boneyard": ...}``; a void Kozel deal is skipped as a redeal), then random deals
-        from ``seed``."""
+        """A match whose rounds use ``deals`` first, in order (each a ``Deal`` or
+        ``{"hands": ..., "boneyard": ...}``; a void Kozel deal is skipped as a redeal),
+        then random deals from ``seed``. ``deals`` is read as the match needs them, so it
+        may be a generator without end (``bones.fair.FairDeck.deals``)."""
         match = object.__new__(cls)
-        match._setup(rules, rng_for(seed), tuple(deals))
+        match._setup(rules, rng_for(seed), deals)
         return match
 
-    def _setup(self, rules: Rules, rng: random.Random, deals: tuple[DealLike, ...]) -> None:
+    def _setup(self, rules: Rules, rng: random.Random, deals: Iterable[DealLike]) -> None:
         self.rules = rules
         self._rng = rng
-        self._given = list(deals)
+        self._given = iter(deals)
         self.deals: list[tuple[Deal, str | None]] = []
         """Every deal so far with the reason it was void (Kozel redeals), else None."""
         self.rounds: list[Round] = []
@@ -137,9 +138,9 @@ class Match:
         self._settle()
 
     def _next_deal(self) -> Deal:
-        if not self._given:
+        given = next(self._given, None)
+        if given is None:
             return Deal.shuffle(self.rules, self._rng)
-        given = self._given.pop(0)
         if isinstance(given, Deal):
             return Deal.check(self.rules, given.hands, given.boneyard)
         try:

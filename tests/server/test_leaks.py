@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from bones import Match
+from bones.fair import verify
 from tests.server.live import Message, Server, play_all
 
 GAMES = 40 if os.environ.get("CI") else 12
@@ -41,6 +42,7 @@ def _placed(pairs: list[list[int]]) -> set[str]:
 
 def _check(message: Message, match: Match) -> None:
     seat, table, view = message["you"], message["table"], message["view"]
+    assert (table["fair_reveal"] is None) == (table["status"] != "over"), "the seed came early"
     if not view:
         assert table["status"] == "waiting"
         return
@@ -79,7 +81,11 @@ def test_no_message_reveals_what_a_seat_cannot_know(server: Server) -> None:
                                     for n in range(1, players)]
         clients = [server.socket(table, t) for t in tokens]
         play_all(clients, seed=game)
-        match = Match.from_record(server.get(f"/api/games/{table}/record"))
+        record = server.get(f"/api/games/{table}/record")
+        match = Match.from_record(record)
+        shown = {m["table"]["fair"] for c in clients for m in c.received if m["type"] == "state"}
+        assert shown == {made["table"]["fair"]}  # one commitment, from before the first move
+        assert "ones committed to" in verify(record, made["table"]["fair"])
         for client in clients:
             states = [m for m in client.received if m["type"] == "state"]
             assert states

@@ -131,3 +131,28 @@ def test_nothing_is_loaded_from_outside(web: Server, browser: Browser) -> None:
     assert hosts == {"127.0.0.1"}
     context.close()
     elsewhere.close()
+
+
+def test_rule_options_reach_the_table(web: Server, browser: Browser) -> None:
+    """The block game's 7 tiles for 3 players, and the draw game's scoring of a block."""
+    page = browser.new_page()
+    page.goto(f"{web.url}/")
+    page.check("input[name=variant][value=block]", force=True)
+    page.check("input[name=players][value='3']", force=True)
+    page.check("input[name=seven]")
+    page.check("input[name=target][value='null']", force=True)
+    page.fill("input[name=name]", "Opal")
+    page.click("#start")
+    page.wait_for_selector("#table")
+    table = web.get(f"/api/tables/{page.url.rsplit('/', 1)[-1]}")
+    assert table["rules"]["hand_size"] == 7 and table["rules"]["target"] is None
+    page.goto(f"{web.url}/")
+    page.check("input[name=variant][value=draw]", force=True)
+    page.select_option("select[name=blocked_scoring]", "others")
+    page.check("input[name=opening_every_round]")
+    page.fill("input[name=name]", "Opal")
+    page.click("#start")
+    page.wait_for_selector("#table")
+    rules = web.get(f"/api/tables/{page.url.rsplit('/', 1)[-1]}")["rules"]
+    assert rules["blocked_scoring"] == "others" and rules["opening_every_round"] is True
+    page.close()

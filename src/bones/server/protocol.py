@@ -157,6 +157,11 @@ class TableInfo(BaseModel):
     bot_delay: float
     clock: float | None = None
     created: str
+    fair: str
+    """SHA-256 commitment to every deal of this game, public before the first move
+    (``bones.fair``)."""
+    fair_reveal: dict[str, str] | None = None
+    """Once the game is over: the seed and salt behind the commitment."""
 
 
 class Action(BaseModel):

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from bones.fair import FairDeck
 from bones.match import Match
 from bones.moves import Draw, IllegalMove, parse_move
 from bones.rules import Rules
@@ -82,6 +83,8 @@ class Table:
     shown: int = 0
     """Finished rounds everyone has seen; while it trails the results, play waits."""
     ready: set[int] = field(default_factory=set)
+    deck: FairDeck = field(default_factory=FairDeck.new)
+    """The secret every deal comes from; its commitment is public from the start."""
     seq: int = 0
     logged: int = 0
     """Entries in the table's log so far (the server counts them as it stores them)."""
@@ -111,7 +114,8 @@ class Table:
 
     def config(self) -> dict[str, Any]:
         """What the store keeps of the table besides its seats and log."""
-        return {"rules": self.rules.to_dict(), "bot_delay": self.bot_delay, "clock": self.clock}
+        return {"rules": self.rules.to_dict(), "bot_delay": self.bot_delay, "clock": self.clock,
+                "fair": self.deck.to_dict()}
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token opens, if any."""
@@ -140,7 +144,7 @@ class Table:
         """Deal the first round once every seat is taken."""
         if self.match is not None or any(s.free for s in self.seats):
             return []
-        self.match = Match(self.rules)
+        self.match = Match.from_deals(self.rules, self.deck.deals(self.rules))
         self.seq += 1
         return self._new_deals() + self._forced([])
 
@@ -217,11 +221,11 @@ class Table:
         config = saved.config
         table = cls(saved.id, Rules.from_dict(config["rules"]),
                     [Seat(**s) for s in saved.seats], bot_delay=config["bot_delay"],
-                    clock=config.get("clock"), created=saved.created)
-        deals = [e.data for e in saved.events if e.kind == "deal"]
-        if deals:
-            table.match = Match.from_deals(table.rules, deals)
-            table._deals_logged = len(table.match.deals)
+                    clock=config.get("clock"), created=saved.created,
+                    deck=FairDeck.from_dict(config["fair"]))
+        logged = [e.data for e in saved.events if e.kind == "deal"]
+        if logged:
+            table.match = Match.from_deals(table.rules, table.deck.deals(table.rules))
         for entry in saved.events:
             if entry.kind == "move":
                 assert table.match is not None
@@ -230,8 +234,11 @@ class Table:
                 table.ready.add(entry.seat or 0)
                 if len(table.ready) == len(table.seats):
                     table._release()
-        if table.match is not None and table._deals_logged != len(table.match.deals):
-            raise ValueError(f"table {saved.id}: the log lacks a deal its moves need")
+        if table.match is not None:
+            dealt = [deal.to_dict() for deal, _ in table.match.deals]
+            if dealt != logged:
+                raise ValueError(f"table {saved.id}: the logged deals are not the committed ones")
+            table._deals_logged = len(dealt)
         table.seq = table.logged = len(saved.events)
         table.seq += 1
         return table
@@ -258,7 +265,8 @@ class Table:
             ready=sorted(self.ready),
             winner=match.winner if match else None, loser=match.loser if match else None,
             shutout=bool(match and match.shutout), bot_delay=self.bot_delay, clock=self.clock,
-            created=self.created.isoformat(),
+            created=self.created.isoformat(), fair=self.deck.commitment,
+            fair_reveal=self.deck.reveal() if status == "over" else None,
         )
 
     def view(self, seat: int | None) -> dict[str, Any] | None:
@@ -301,5 +309,5 @@ class Table:
             "names": [s.name if s.kind == "human" else f"bot:{s.level}" for s in self.seats],
             "sides": [self.rules.side_of(n) for n in range(len(self.seats))],
             "scores": list(match.scores), "winner": match.winner, "loser": match.loser,
-            "record": match.record(),
+            "record": {**match.record(), "fair": self.deck.reveal()},
         }

@@ -40,6 +40,7 @@ async function again(tableId) {
     variant: table.variant, players: table.rules.players, target: table.rules.target,
     levels: order.slice(1).map((s) => (s.kind === "bot" ? s.level : "friend")),
     blocked_scoring: table.rules.blocked_scoring, opening_every_round: table.rules.opening_every_round,
+    hand_size: table.rules.hand_size,
   };
   const made = await api("/api/tables", tableSpec(choice, savedName() || "Player"));
   seats.set(made.table.id, made.seat, made.token);

@@ -58,7 +58,11 @@ export function newGame(root, variants, go, preset = null) {
             t(`blocked.${v}`)))),
         h("label", { class: "check" }, h("input", { type: "checkbox", name: "opening_every_round",
           checked: choice.opening_every_round, onchange: (e) => { choice.opening_every_round = e.target.checked; } }),
-          t("openingEveryRound"))) : null,
+          t("openingEveryRound")),
+        choice.variant === "block" && choice.players === 3 ? h("label", { class: "check" },
+          h("input", { type: "checkbox", name: "seven", checked: choice.hand_size === 7,
+                       onchange: (e) => { choice.hand_size = e.target.checked ? 7 : null; } }),
+          t("sevenEach")) : null) : null,
       h("label", { class: "name" }, t("yourName"),
         h("input", { name: "name", required: true, maxlength: 24, value: savedName(), autocomplete: "nickname" })),
       h("p", { class: "form-error", role: "alert" }),
@@ -88,6 +92,9 @@ export function tableSpec(choice, name) {
   if (["draw", "block"].includes(choice.variant)) {
     options.blocked_scoring = choice.blocked_scoring;
     options.opening_every_round = choice.opening_every_round;
+  }
+  if (choice.variant === "block" && choice.players === 3 && choice.hand_size === 7) {
+    options.hand_size = 7;
   }
   const others = Array.from({ length: choice.players - 1 }, (_, i) => {
     const level = choice.levels[i] || "medium";

@@ -1,0 +1,133 @@
+"""Provably fair deals: the server commits to every deal of a game before its first move
+and shows the commitment; after the game it reveals what it committed to, and anyone
+can check that the deals played are the ones promised.
+
+A game's deals come from a secret 32-byte seed. Deal ``n`` (counting void Kozel deals)
+orders the 28 tiles by a Fisher-Yates shuffle whose random numbers are 32-bit words of
+SHA-256(seed || n || block), both numbers 4 bytes big-endian, drawn below a bound by
+rejection; the ordered tiles are dealt as ``bones.round.split`` deals them. The
+commitment is SHA-256("bones-fair-v1\\n" || salt || seed), in hex. Tiles are numbered
+0-0, 1-0, 1-1, 2-0, ... 6-6.
+
+>>> deck = FairDeck(bytes(32), bytes(16))
+>>> deck.commitment[:16]
+'1ae3680f6a0d93f4'
+>>> from bones import Rules
+>>> first = next(deck.deals(Rules.preset("draw")))
+>>> [str(t) for t in first.hands[0]]
+['6-5', '6-4', '6-1', '5-3', '4-4', '2-0', '1-1']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterator
+from itertools import count
+from typing import Any
+
+from bones.round import Deal, split
+from bones.rules import Rules
+from bones.tiles import BY_INDEX, tiles_of
+
+__all__ = ["ALGORITHM", "FairDeck", "FairnessError", "verify"]
+
+ALGORITHM = "bones-fair-v1"
+
+
+class FairnessError(ValueError):
+    """A record whose deals do not match its commitment, or that cannot be checked."""
+
+
+class FairDeck:
+    """The secret behind a game's deals, and the commitment that binds the server to it."""
+
+    def __init__(self, seed: bytes, salt: bytes) -> None:
+        if len(seed) != 32 or len(salt) != 16:
+            raise ValueError("a fair deck has a 32-byte seed and a 16-byte salt")
+        self.seed, self.salt = seed, salt
+
+    @classmethod
+    def new(cls) -> FairDeck:
+        """A deck from the system's secure random source."""
+        return cls(secrets.token_bytes(32), secrets.token_bytes(16))
+
+    @property
+    def commitment(self) -> str:
+        return hashlib.sha256(ALGORITHM.encode() + b"\n" + self.salt + self.seed).hexdigest()
+
+    def order(self, number: int) -> list[int]:
+        """The 28 tile indices in the order of deal ``number``."""
+        words = self._words(number)
+        order = list(range(28))
+        for i in range(27, 0, -1):
+            j = _below(words, i + 1)
+            order[i], order[j] = order[j], order[i]
+        return order
+
+    def _words(self, number: int) -> Iterator[int]:
+        for block in count():
+            digest = hashlib.sha256(
+                self.seed + number.to_bytes(4, "big") + block.to_bytes(4, "big")).digest()
+            for at in range(0, 32, 4):
+                yield int.from_bytes(digest[at:at + 4], "big")
+
+    def deals(self, rules: Rules) -> Iterator[Deal]:
+        """Every deal of a game under these rules, in order, without end."""
+        for number in count():
+            hands, rest = split(rules, self.order(number))
+            yield Deal(tuple(tiles_of(h) for h in hands), tuple(BY_INDEX[i] for i in rest))
+
+    def reveal(self) -> dict[str, str]:
+        """What the record holds once the game is over."""
+        return {"algorithm": ALGORITHM, "commitment": self.commitment,
+                "salt": self.salt.hex(), "seed": self.seed.hex()}
+
+    def to_dict(self) -> dict[str, str]:
+        """The secret, for the server's own store."""
+        return {"seed": self.seed.hex(), "salt": self.salt.hex()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, str]) -> FairDeck:
+        return cls(bytes.fromhex(data["seed"]), bytes.fromhex(data["salt"]))
+
+
+def _below(words: Iterator[int], bound: int) -> int:
+    """A uniform number below ``bound``: 32-bit words past the last whole multiple of
+    ``bound`` are skipped."""
+    limit = (1 << 32) - (1 << 32) % bound
+    for word in words:
+        if word < limit:
+            return word % bound
+    raise AssertionError("the word stream has no end")
+
+
+def verify(record: Any, committed: str | None = None) -> str:
+    """Check that a record's deals are those its commitment promised; a line saying so,
+    or ``FairnessError`` naming the first thing wrong. ``committed``: the commitment
+    shown before the game, where the checker kept it."""
+    fair = record.get("fair") if isinstance(record, dict) else None
+    if not isinstance(fair, dict):
+        raise FairnessError("the record has no fair-deal commitment to check")
+    if fair.get("algorithm") != ALGORITHM:
+        raise FairnessError(f"unknown fair-deal algorithm {fair.get('algorithm')!r}")
+    try:
+        deck = FairDeck(bytes.fromhex(fair["seed"]), bytes.fromhex(fair["salt"]))
+        rules = Rules.from_dict(record["rules"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise FairnessError(f"the revealed seed, salt or rules cannot be read ({error})") from None
+    if not hmac.compare_digest(deck.commitment, str(fair.get("commitment"))):
+        raise FairnessError("the revealed seed and salt do not give the record's commitment")
+    if committed is not None and not hmac.compare_digest(deck.commitment, committed):
+        raise FairnessError("the record's commitment is not the one shown before the game")
+    deals = record.get("deals")
+    if not isinstance(deals, list) or not deals:
+        raise FairnessError("the record lists no deals")
+    promised_deals = deck.deals(rules)  # without end: as many as the record lists
+    for number, (stated, promised) in enumerate(zip(deals, promised_deals, strict=False), 1):
+        expected = promised.to_dict()
+        if not isinstance(stated, dict) or {k: stated.get(k) for k in expected} != expected:
+            raise FairnessError(f"deal {number} is not the deal that was committed to")
+    return (f"the {len(deals)} deals are the ones committed to before the game "
+            f"(commitment {deck.commitment[:16]}…)")
