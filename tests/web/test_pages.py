@@ -156,3 +156,33 @@ def test_rule_options_reach_the_table(web: Server, browser: Browser) -> None:
     rules = web.get(f"/api/tables/{page.url.rsplit('/', 1)[-1]}")["rules"]
     assert rules["blocked_scoring"] == "others" and rules["opening_every_round"] is True
     page.close()
+
+
+def test_the_page_checks_the_deals_against_the_seal(web: Server, browser: Browser) -> None:
+    """The commitment is on the table from the start; at the end the page recomputes
+    every deal from the revealed seed, and a changed deal or seed is caught."""
+    page = browser.new_page()
+    player = Player(page, web, random.Random(12))
+    table = player.new_game("kozel", target="null")
+    seal = page.locator("#seal").get_attribute("title")
+    commitment = web.get(f"/api/tables/{table}")["fair"]
+    assert seal is not None and commitment in seal
+    player.play_match(drag_once=False)
+    page.wait_for_selector("#fair-check[data-ok=true]")
+    results = page.evaluate("""async ([table, shown]) => {
+        const { verifyRecord } = await import('/static/fair.js');
+        const record = await (await fetch(`/api/games/${table}/record`)).json();
+        const good = await verifyRecord(record, shown);
+        const swapped = structuredClone(record);
+        const hands = swapped.deals[0].hands;
+        [hands[0][0], hands[1][0]] = [hands[1][0], hands[0][0]];
+        const reseeded = structuredClone(record);
+        reseeded.fair.seed = '00'.repeat(32);
+        return [good, await verifyRecord(swapped, shown), await verifyRecord(reseeded, shown),
+                await verifyRecord(record, '0'.repeat(64))];
+    }""", [table, commitment])
+    assert results[0]["ok"] is True and results[0]["deals"] >= 1
+    assert results[1] == {"ok": False, "problem": "deal 1 differs"}
+    assert results[2]["problem"] == "seed and salt do not give the commitment"
+    assert results[3]["problem"] == "not the commitment shown before the game"
+    page.close()

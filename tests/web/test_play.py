@@ -43,6 +43,9 @@ def test_a_whole_match_through_the_page(web: Server, browser: Browser, variant: 
     assert player.dragged
     winner = page.locator("#match-over .winner").inner_text()
     assert winner
+    fair = page.locator("#fair-check")
+    fair.wait_for()
+    assert fair.get_attribute("data-ok") == "true", fair.inner_text()
     assert not errors, errors
     context.close()
 

@@ -96,6 +96,9 @@ const STRINGS = {
     none: "none",
     error: "Not allowed: {message}",
     history: "Moves",
+    fairCommit: "Every deal of this game is sealed before the first move: SHA-256 {hash}",
+    fairOk: { one: "Fair deal: the {n} deal played is the one sealed before the game ✓", other: "Fair deals: all {n} deals played are the ones sealed before the game ✓" },
+    fairBad: "The deals are NOT the ones sealed before the game: {problem}",
   },
   de: {
     tagline: "Domino mit exakten Regeln",
@@ -191,6 +194,9 @@ const STRINGS = {
     none: "keine",
     error: "Nicht erlaubt: {message}",
     history: "Züge",
+    fairCommit: "Alle Gaben dieses Spiels sind vor dem ersten Zug versiegelt: SHA-256 {hash}",
+    fairOk: { one: "Faire Gabe: die {n} gespielte Gabe ist die vorher versiegelte ✓", other: "Faire Gaben: alle {n} gespielten Gaben sind die vorher versiegelten ✓" },
+    fairBad: "Die Gaben sind NICHT die versiegelten: {problem}",
   },
   pl: {
     tagline: "Domino z dokładnymi zasadami",
@@ -286,6 +292,9 @@ const STRINGS = {
     none: "brak",
     error: "Niedozwolone: {message}",
     history: "Ruchy",
+    fairCommit: "Każde rozdanie tej gry jest zapieczętowane przed pierwszym ruchem: SHA-256 {hash}",
+    fairOk: { one: "Uczciwe rozdanie: {n} rozdanie jest tym zapieczętowanym przed grą ✓", few: "Uczciwe rozdania: wszystkie {n} rozdania są tymi zapieczętowanymi przed grą ✓", many: "Uczciwe rozdania: wszystkie {n} rozdań to te zapieczętowane przed grą ✓", other: "Uczciwe rozdania: wszystkie {n} rozdania są tymi zapieczętowanymi przed grą ✓" },
+    fairBad: "Rozdania NIE są tymi zapieczętowanymi przed grą: {problem}",
   },
   ru: {
     tagline: "Домино с точными правилами",
@@ -381,6 +390,9 @@ const STRINGS = {
     none: "нет",
     error: "Нельзя: {message}",
     history: "Ходы",
+    fairCommit: "Все раздачи этой игры запечатаны до первого хода: SHA-256 {hash}",
+    fairOk: { one: "Честная раздача: {n} раздача — та, что запечатана до игры ✓", few: "Честные раздачи: все {n} раздачи — те, что запечатаны до игры ✓", many: "Честные раздачи: все {n} раздач — те, что запечатаны до игры ✓", other: "Честные раздачи: все {n} раздачи — те, что запечатаны до игры ✓" },
+    fairBad: "Раздачи НЕ те, что запечатаны до игры: {problem}",
   },
 };
 

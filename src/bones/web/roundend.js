@@ -73,6 +73,11 @@ function matchLine(screen) {
   }
   lines.push(h("p", { class: "winner" }, table.winner === null ? t("nobodyWon") : t("wins", { name: screen.sideName(table.winner) })));
   if (table.shutout) lines.push(h("p", {}, t("shutout")));
+  const fair = screen.fair;
+  if (fair && !fair.pending) {
+    lines.push(h("p", { id: "fair-check", class: fair.ok ? "fair ok" : "fair bad", dataset: { ok: fair.ok } },
+      fair.ok ? t("fairOk", { n: fair.deals }) : t("fairBad", { problem: fair.problem })));
+  }
   return lines;
 }
 

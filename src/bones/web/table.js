@@ -3,6 +3,7 @@
 
 import { drawBoard } from "./board.js";
 import { h } from "./dom.js";
+import { verifyRecord } from "./fair.js";
 import { t } from "./i18n.js";
 import { Connection } from "./net.js";
 import { roundEnd } from "./roundend.js";
@@ -42,6 +43,9 @@ export class TableScreen {
     const before = this.message;
     if (before && message.table.seq < before.table.seq && this.online) return;
     this.message = message;
+    const sealed = `bones.fair.${this.tableId}`;
+    if (!localStorage.getItem(sealed)) localStorage.setItem(sealed, message.table.fair);
+    if (message.table.status === "over" && !this.fair) this.checkDeals();
     if (!message.view.legal_moves?.some((m) => tileOf(m) === this.selected)) this.selected = null;
     this.bubble(message.actions, message.you);
     this.render();
@@ -75,6 +79,18 @@ export class TableScreen {
       ? t("announceTurn", { ends })
       : t("announceWait", { name: this.seatName(view.turn), ends });
     this.root.querySelector("#announce").textContent = text;
+  }
+
+  // Once the game is over: are the deals played the ones sealed before it began?
+  async checkDeals() {
+    this.fair = { pending: true };
+    try {
+      const record = await (await fetch(`/api/games/${this.tableId}/record`)).json();
+      this.fair = await verifyRecord(record, localStorage.getItem(`bones.fair.${this.tableId}`));
+    } catch (error) {
+      this.fair = { ok: false, problem: String(error) };
+    }
+    this.render();
   }
 
   flash(text) {
@@ -160,6 +176,8 @@ export class TableScreen {
       h("span", { class: "target" }, `${t("target")}: ${target}`),
       h("span", { class: "scores" }, sides),
       table.eggs ? h("span", { class: "eggs" }, `🥚 ${table.eggs}`) : null,
+      h("span", { class: "seal", id: "seal", title: t("fairCommit", { hash: table.fair }) },
+        `🔒 ${table.fair.slice(0, 10)}`),
       free ? this.inviteButton() : null,
       h("span", { class: "online", id: "online" }));
   }
