@@ -186,3 +186,28 @@ def test_the_page_checks_the_deals_against_the_seal(web: Server, browser: Browse
     assert results[2]["problem"] == "seed and salt do not give the commitment"
     assert results[3]["problem"] == "not the commitment shown before the game"
     page.close()
+
+
+def test_hint_and_undo_against_bots(web: Server, browser: Browser) -> None:
+    page = browser.new_page()
+    player = Player(page, web, random.Random(21))
+    table = player.new_game("draw", players=2, target="null")
+    page.wait_for_function(READY)
+    first = player.read()
+    page.click("#hint")
+    line = page.locator("#hint-line")
+    line.wait_for()
+    hinted = page.locator(".hand .tile.hinted")
+    assert hinted.count() == 1 and hinted.get_attribute("data-legal") == "true"
+    assert hinted.get_attribute("data-tile") in line.inner_text()
+    player.move(first, drag=False)
+    page.wait_for_function(READY)
+    page.click("#undo")
+    page.wait_for_function("m => +document.querySelector('#table').dataset.moves === m",
+                           arg=first["moves"])
+    back = player.read()
+    assert (back["hand"], back["ends"]) == (first["hand"], first["ends"])
+    player.play_match(drag_once=False)
+    kinds = [a["kind"] for a in web.get(f"/api/games/{table}/record")["assists"]]
+    assert kinds[:2] == ["hint", "undo"]
+    page.close()

@@ -20,12 +20,14 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bones import bots
-from bones.bots import Bot
+from bones.bots import Bot, HardBot
 from bones.server.protocol import (
     Action,
     BotSeat,
     CreateTable,
     ErrorMessage,
+    Hint,
+    HintMessage,
     HumanSeat,
     Move,
     Ping,
@@ -33,6 +35,7 @@ from bones.server.protocol import (
     ProtocolError,
     Ready,
     StateMessage,
+    Undo,
     parse_client,
 )
 from bones.server.store import Store, hash_token
@@ -272,7 +275,30 @@ class Hub:
             await self._act(live, lambda: live.table.play(seat, message.move), conn, start)
         elif isinstance(message, Ready):
             await self._act(live, lambda: (live.table.ready_up(seat), []), conn, None)
+        elif isinstance(message, Undo):
+            await self._act(live, lambda: (live.table.undo(seat), []), conn, None)
+        elif isinstance(message, Hint):
+            await self._hint(live, conn, seat)
         return True
+
+    async def _hint(self, live: _Live, conn: _Conn, seat: int) -> None:
+        """Hard's choice from the seat's own view, with every move's expected points."""
+        try:
+            view = live.table.hint_view(seat)
+        except TableError as error:
+            await self._error(conn, error.code, str(error))
+            return
+        seq = live.table.seq
+        values = await asyncio.to_thread(HardBot().evaluate, view)
+        scored = {str(m): round(v, 2) for m, v in zip(view.legal_moves, values, strict=True)}
+        move = max(scored, key=scored.__getitem__)
+        async with live.lock:
+            if live.table.seq != seq:
+                await self._error(conn, "not_now", "the table moved on while the hint was made")
+                return
+            await self._commit(live, live.table.hint_entry(seat, move, scored[move]))
+        await conn.ws.send_text(
+            HintMessage(move=move, expected=scored[move], values=scored).model_dump_json())
 
     async def _error(self, conn: _Conn, code: str, message: str) -> None:
         await conn.ws.send_text(

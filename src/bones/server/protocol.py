@@ -6,10 +6,10 @@ A client sends :data:`ClientMessage`; the server answers with :class:`StateMessa
 
 >>> parse_client('{"v": 1, "type": "move", "move": "6-3 right"}')
 Move(v=1, type='move', move='6-3 right')
->>> parse_client('{"v": 1, "type": "jump"}')
+>>> parse_client('{"v": 1, "type": "jump"}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-bones.server.protocol.ProtocolError: unknown message type 'jump'; send one of move, ready, ping
+bones.server.protocol.ProtocolError: unknown message type 'jump'; send one of move, ready, ...
 """
 
 from __future__ import annotations
@@ -90,18 +90,31 @@ class Ready(_Message):
     type: Literal["ready"] = "ready"
 
 
+class Hint(_Message):
+    """Ask what Hard would play here, in a game against bots (it is noted in the record)."""
+
+    type: Literal["hint"] = "hint"
+
+
+class Undo(_Message):
+    """Take back to your previous turn in this round, in a game against bots (noted)."""
+
+    type: Literal["undo"] = "undo"
+
+
 class Ping(_Message):
     """Keep the connection alive; the server answers ``pong``."""
 
     type: Literal["ping"] = "ping"
 
 
-ClientMessage = Annotated[Move | Ready | Ping, Field(discriminator="type")]
-_CLIENT: TypeAdapter[Move | Ready | Ping] = TypeAdapter(ClientMessage)
-_TYPES = ("move", "ready", "ping")
+Client = Move | Ready | Hint | Undo | Ping
+ClientMessage = Annotated[Client, Field(discriminator="type")]
+_CLIENT: TypeAdapter[Client] = TypeAdapter(ClientMessage)
+_TYPES = ("move", "ready", "hint", "undo", "ping")
 
 
-def parse_client(text: str | bytes) -> Move | Ready | Ping:
+def parse_client(text: str | bytes) -> Client:
     """A client's message, or ``ProtocolError`` naming the first thing wrong with it."""
     try:
         data = json.loads(text)
@@ -192,6 +205,16 @@ class ErrorMessage(_Message):
     code: Literal["bad_message", "illegal_move", "not_your_turn", "not_now", "too_big",
                   "flood", "spectator"]
     message: str
+
+
+class HintMessage(_Message):
+    """What Hard would play, and each legal move's expected points from this seat's view
+    (the side's margin over the others, a round won counting extra)."""
+
+    type: Literal["hint"] = "hint"
+    move: str
+    expected: float
+    values: dict[str, float]
 
 
 class Pong(_Message):

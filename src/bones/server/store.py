@@ -96,7 +96,8 @@ class GameRow(_Base):
 
 @dataclass(frozen=True)
 class Event:
-    """One entry of a table's log: a ``deal``, a ``move`` or a ``ready``."""
+    """One entry of a table's log: a ``deal``, a ``move``, a ``ready``, a ``hint`` or an
+    ``undo``."""
 
     seq: int
     kind: str

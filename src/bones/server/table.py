@@ -28,11 +28,12 @@ from bones.moves import Draw, IllegalMove, parse_move
 from bones.rules import Rules
 from bones.server.protocol import Action, SeatInfo, TableInfo
 from bones.server.store import SavedTable, hash_token
+from bones.view import PlayerView
 
 __all__ = ["Entry", "Seat", "Table", "TableError"]
 
 Entry = tuple[str, int | None, dict[str, Any]]
-"""A log entry: kind (``deal``, ``move``, ``ready``), seat, data."""
+"""A log entry: kind (``deal``, ``move``, ``ready``, ``hint``, ``undo``), seat, data."""
 
 
 class TableError(ValueError):
@@ -83,6 +84,8 @@ class Table:
     shown: int = 0
     """Finished rounds everyone has seen; while it trails the results, play waits."""
     ready: set[int] = field(default_factory=set)
+    assists: list[dict[str, Any]] = field(default_factory=list)
+    """Every hint given and every undo, for the record."""
     deck: FairDeck = field(default_factory=FairDeck.new)
     """The secret every deal comes from; its commitment is public from the start."""
     seq: int = 0
@@ -182,6 +185,57 @@ class Table:
         self.seq += 1
         return entries
 
+    @property
+    def assisted(self) -> bool:
+        """Hints and undo are for games against bots: one human at the table."""
+        return sum(1 for s in self.seats if s.kind == "human") == 1
+
+    def _assist_check(self, seat: int, what: str) -> None:
+        if not self.assisted:
+            raise TableError("not_now", f"{what} is only for games against bots")
+        if self.status != "playing":
+            raise TableError("not_now", f"no round is being played for {what}")
+
+    def hint_view(self, seat: int) -> PlayerView:
+        """The view a hint for ``seat`` is worked out from, if a hint may be given now."""
+        self._assist_check(seat, "a hint")
+        assert self.match is not None
+        if self.match.round.turn != seat:
+            raise TableError("not_your_turn", "a hint is for your own turn")
+        return self.match.round.view(seat)
+
+    def hint_entry(self, seat: int, move: str, expected: float) -> list[Entry]:
+        """Note a hint given to ``seat``."""
+        self.hint_view(seat)
+        assert self.match is not None
+        entry = {"kind": "hint", "seat": seat, "round": len(self.match.rounds) - 1,
+                 "at": len(self.match.round.moves), "move": move, "expected": expected}
+        self.assists.append(entry)
+        return [("hint", seat, entry)]
+
+    def undo(self, seat: int) -> list[Entry]:
+        """Take back every move since ``seat``'s last choice in this round, that choice
+        included: it is ``seat``'s turn again, as it was."""
+        self._assist_check(seat, "undo")
+        assert self.match is not None
+        history = self.match.round.history
+        mine = [n for n, (who, move) in enumerate(history)
+                if who == seat and move not in ("draw", "pass")]
+        if not mine:
+            raise TableError("not_now", "none of your moves in this round to take back")
+        undone = [move for _, move in history[mine[-1]:]]
+        entry = {"kind": "undo", "seat": seat, "round": len(self.match.rounds) - 1,
+                 "at": mine[-1], "undone": undone}
+        self._take_back(len(undone))
+        self.assists.append(entry)
+        self.seq += 1
+        return [("undo", seat, entry)]
+
+    def _take_back(self, count: int) -> None:
+        assert self.match is not None
+        for _ in range(count):
+            self.match.round.pop()
+
     def _release(self) -> None:
         assert self.match is not None
         self.shown = len(self.match.results)
@@ -230,6 +284,10 @@ class Table:
             if entry.kind == "move":
                 assert table.match is not None
                 table.match.push(entry.data["move"])
+            elif entry.kind in ("hint", "undo"):
+                table.assists.append(entry.data)
+                if entry.kind == "undo":
+                    table._take_back(len(entry.data["undone"]))
             elif entry.kind == "ready":
                 table.ready.add(entry.seat or 0)
                 if len(table.ready) == len(table.seats):
@@ -309,5 +367,5 @@ class Table:
             "names": [s.name if s.kind == "human" else f"bot:{s.level}" for s in self.seats],
             "sides": [self.rules.side_of(n) for n in range(len(self.seats))],
             "scores": list(match.scores), "winner": match.winner, "loser": match.loser,
-            "record": {**match.record(), "fair": self.deck.reveal()},
+            "record": {**match.record(), "fair": self.deck.reveal(), "assists": self.assists},
         }

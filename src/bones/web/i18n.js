@@ -99,6 +99,10 @@ const STRINGS = {
     fairCommit: "Every deal of this game is sealed before the first move: SHA-256 {hash}",
     fairOk: { one: "Fair deal: the {n} deal played is the one sealed before the game ✓", other: "Fair deals: all {n} deals played are the ones sealed before the game ✓" },
     fairBad: "The deals are NOT the ones sealed before the game: {problem}",
+    hint: "Hint",
+    undo: "Undo",
+    hintLine: "Hard would play {move}: {points} points expected (next best {next})",
+    hintOnly: "Hard would play {move}: {points} points expected",
   },
   de: {
     tagline: "Domino mit exakten Regeln",
@@ -197,6 +201,10 @@ const STRINGS = {
     fairCommit: "Alle Gaben dieses Spiels sind vor dem ersten Zug versiegelt: SHA-256 {hash}",
     fairOk: { one: "Faire Gabe: die {n} gespielte Gabe ist die vorher versiegelte ✓", other: "Faire Gaben: alle {n} gespielten Gaben sind die vorher versiegelten ✓" },
     fairBad: "Die Gaben sind NICHT die versiegelten: {problem}",
+    hint: "Tipp",
+    undo: "Zurück",
+    hintLine: "Schwer würde {move} spielen: {points} Punkte erwartet (nächstbester Zug {next})",
+    hintOnly: "Schwer würde {move} spielen: {points} Punkte erwartet",
   },
   pl: {
     tagline: "Domino z dokładnymi zasadami",
@@ -295,6 +303,10 @@ const STRINGS = {
     fairCommit: "Każde rozdanie tej gry jest zapieczętowane przed pierwszym ruchem: SHA-256 {hash}",
     fairOk: { one: "Uczciwe rozdanie: {n} rozdanie jest tym zapieczętowanym przed grą ✓", few: "Uczciwe rozdania: wszystkie {n} rozdania są tymi zapieczętowanymi przed grą ✓", many: "Uczciwe rozdania: wszystkie {n} rozdań to te zapieczętowane przed grą ✓", other: "Uczciwe rozdania: wszystkie {n} rozdania są tymi zapieczętowanymi przed grą ✓" },
     fairBad: "Rozdania NIE są tymi zapieczętowanymi przed grą: {problem}",
+    hint: "Podpowiedź",
+    undo: "Cofnij",
+    hintLine: "Trudny zagrałby {move}: oczekiwane {points} pkt (następny najlepszy {next})",
+    hintOnly: "Trudny zagrałby {move}: oczekiwane {points} pkt",
   },
   ru: {
     tagline: "Домино с точными правилами",
@@ -393,6 +405,10 @@ const STRINGS = {
     fairCommit: "Все раздачи этой игры запечатаны до первого хода: SHA-256 {hash}",
     fairOk: { one: "Честная раздача: {n} раздача — та, что запечатана до игры ✓", few: "Честные раздачи: все {n} раздачи — те, что запечатаны до игры ✓", many: "Честные раздачи: все {n} раздач — те, что запечатаны до игры ✓", other: "Честные раздачи: все {n} раздачи — те, что запечатаны до игры ✓" },
     fairBad: "Раздачи НЕ те, что запечатаны до игры: {problem}",
+    hint: "Подсказка",
+    undo: "Отменить",
+    hintLine: "Сложный сыграл бы {move}: ожидается {points} очк. (следующий лучший {next})",
+    hintOnly: "Сложный сыграл бы {move}: ожидается {points} очк.",
   },
 };
 

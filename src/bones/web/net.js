@@ -23,8 +23,8 @@ export const seats = {
 };
 
 export class Connection {
-  constructor(table, token, { onState, onError, onStatus }) {
-    Object.assign(this, { table, token, onState, onError, onStatus });
+  constructor(table, token, { onState, onError, onStatus, onHint }) {
+    Object.assign(this, { table, token, onState, onError, onStatus, onHint });
     this.delay = 250;
     this.closed = false;
     this.open();
@@ -40,6 +40,7 @@ export class Connection {
       const message = JSON.parse(event.data);
       if (message.type === "state") this.onState(message);
       else if (message.type === "error") this.onError(message);
+      else if (message.type === "hint") this.onHint?.(message);
     };
     ws.onclose = (event) => {
       this.onStatus(false);

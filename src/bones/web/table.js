@@ -25,6 +25,7 @@ export class TableScreen {
       onState: (message) => this.receive(message),
       onError: (error) => this.flash(t("error", { message: error.message })),
       onStatus: (online) => { this.online = online; this.renderStatus(); },
+      onHint: (hint) => this.showHint(hint),
     });
     this.resize = new ResizeObserver(() => this.drawBoard());
     this.keys = (event) => this.key(event);
@@ -47,6 +48,7 @@ export class TableScreen {
     if (!localStorage.getItem(sealed)) localStorage.setItem(sealed, message.table.fair);
     if (message.table.status === "over" && !this.fair) this.checkDeals();
     if (!message.view.legal_moves?.some((m) => tileOf(m) === this.selected)) this.selected = null;
+    if (before?.view?.history?.length !== message.view.history?.length) this.hint = null;
     this.bubble(message.actions, message.you);
     this.render();
     this.announce(before);
@@ -79,6 +81,22 @@ export class TableScreen {
       ? t("announceTurn", { ends })
       : t("announceWait", { name: this.seatName(view.turn), ends });
     this.root.querySelector("#announce").textContent = text;
+  }
+
+  showHint(hint) {
+    const others = Object.entries(hint.values).filter(([move]) => move !== hint.move).map(([, v]) => v);
+    const points = (v) => (v > 0 ? `+${v.toFixed(1)}` : v.toFixed(1));
+    const line = others.length
+      ? t("hintLine", { move: hint.move, points: points(hint.expected), next: points(Math.max(...others)) })
+      : t("hintOnly", { move: hint.move, points: points(hint.expected) });
+    this.hint = { move: hint.move, line };
+    this.render();
+  }
+
+  // Games against bots only: one human at the table, and it is you.
+  assisted() {
+    const { table, you } = this.message;
+    return you !== null && table.seats.filter((s) => s.kind === "human").length === 1;
   }
 
   // Once the game is over: are the deals played the ones sealed before it began?
@@ -230,7 +248,7 @@ export class TableScreen {
           const playable = myTurn && legal.has(tile);
           const button = h("button", {
             type: "button",
-            class: `tile ${playable ? "legal" : "dim"} ${this.selected === tile ? "selected" : ""} ${this.fresh?.has(tile) ? "fresh" : ""}`,
+            class: `tile ${playable ? "legal" : "dim"} ${this.selected === tile ? "selected" : ""} ${this.fresh?.has(tile) ? "fresh" : ""} ${this.hint && tileOf(this.hint.move) === tile ? "hinted" : ""}`,
             dataset: { tile, legal: playable, places: playable ? this.placesFor(tile).join(" ") : "" },
             tabindex: i === this.focus ? "0" : "-1",
             "aria-label": tile,
@@ -240,10 +258,18 @@ export class TableScreen {
           button.addEventListener("focus", () => { this.focus = i; });
           return button;
         }));
+    const mineInRound = view.history.some(([seat, move]) => seat === you && move !== "draw" && move !== "pass");
+    const assists = this.assisted() && this.message.table.status === "playing" ? h("span", { class: "assists" },
+      h("button", { type: "button", id: "hint", disabled: !myTurn,
+                    onclick: () => this.connection.send({ type: "hint" }) }, t("hint")),
+      h("button", { type: "button", id: "undo", disabled: !mineInRound,
+                    onclick: () => this.connection.send({ type: "undo" }) }, t("undo"))) : null;
     return h("div", { class: `mine ${myTurn ? "turn" : ""}` },
       h("div", { class: "status-line" },
         h("span", { id: "status", class: "status" }),
-        this.bubbles[me] ? h("span", { class: "bubble" }, this.bubbles[me].words) : null),
+        this.bubbles[me] ? h("span", { class: "bubble" }, this.bubbles[me].words) : null,
+        assists),
+      this.hint ? h("p", { id: "hint-line", class: "hint-line", role: "status" }, this.hint.line) : null,
       hand);
   }
 
