@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 import pytest
@@ -210,4 +211,82 @@ def test_hint_and_undo_against_bots(web: Server, browser: Browser) -> None:
     player.play_match(drag_once=False)
     kinds = [a["kind"] for a in web.get(f"/api/games/{table}/record")["assists"]]
     assert kinds[:2] == ["hint", "undo"]
+    page.close()
+
+
+SAID = """() => {
+    window.said = [];
+    new MutationObserver(() => window.said.push(document.querySelector('#announce').textContent))
+        .observe(document.querySelector('#announce'), {childList: true, characterData: true,
+                                                       subtree: true});
+}"""
+
+
+def _tab_to(page: Any, selector: str) -> None:
+    for _ in range(80):
+        if page.evaluate("s => document.activeElement?.matches(s)", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_whole_round_by_keyboard_alone(web: Server, browser: Browser) -> None:
+    """No mouse: the form, every move (ends chosen by arrows), the round's end; every
+    move, draw, pass and the result announced; tiles labelled by their numbers."""
+    page = browser.new_page()
+    page.goto(f"{web.url}/")
+    page.wait_for_selector("#new-game")
+    _tab_to(page, "input[name=variant][value=draw]")
+    _tab_to(page, "input[name=target]")
+    for _ in range(4):
+        if page.evaluate("document.activeElement.value") == "null":
+            break
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.checked && document.activeElement.value") == "null"
+    _tab_to(page, "input[name=name]")
+    page.keyboard.type("Tabby")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#table")
+    page.evaluate(SAID)
+    table = page.url.rsplit("/", 1)[-1]
+    labels_checked = False
+    while True:
+        page.wait_for_function(READY, timeout=60_000)
+        status = page.evaluate("document.querySelector('#table').dataset.status")
+        if status != "playing":
+            break
+        page.wait_for_function("document.activeElement?.closest('.hand')")
+        if not labels_checked:
+            hand = page.get_by_role("toolbar", name="Your hand")
+            first = page.evaluate("document.querySelector('.hand .tile').dataset.tile")
+            words = ["zero", "one", "two", "three", "four", "five", "six"]
+            name = "–".join(words[int(n)] for n in first.split("-"))
+            assert hand.get_by_role("button", name=name).count() == 1
+            labels_checked = True
+        moves = page.evaluate("+document.querySelector('#table').dataset.moves")
+        for _ in range(20):
+            if page.evaluate("document.activeElement.dataset.legal") == "true":
+                break
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
+        if page.locator(".place").count():
+            page.wait_for_function("document.activeElement?.classList.contains('place')")
+            page.keyboard.press("ArrowRight")
+            assert "Play" in (page.evaluate("document.activeElement.getAttribute('aria-label')"))
+            page.keyboard.press("Enter")
+        page.wait_for_function(
+            "m => { const t = document.querySelector('#table');"
+            " return +t.dataset.moves > m || t.dataset.status !== 'playing'; }", arg=moves)
+    page.wait_for_function("document.activeElement?.id === 'again'")
+    said = " ".join(page.evaluate("window.said"))
+    record = web.get(f"/api/games/{table}/record")
+    assert "You played" in said or "You led" in said
+    assert "Your turn. Ends:" in said
+    assert "Round over." in said and "Score:" in said
+    if "draw" in record["moves"]:
+        assert " drew " in said
+    if "pass" in record["moves"]:
+        assert " passed." in said
+    tree = page.locator("#match-over").aria_snapshot()
+    assert "dialog" in tree and "button" in tree
     page.close()

@@ -149,7 +149,8 @@ export function bestLayout(view, cw, ch, maxUnit = 30) {
 const key = (p) => `${Math.max(...p)}-${Math.min(...p)}`;
 
 // Draw the board into `svg` (sized cw x ch px); `last` is the tile last placed.
-export function drawBoard(svg, view, cw, ch, { last = null, targets = [], onPlace = null } = {}) {
+export function drawBoard(svg, view, cw, ch,
+                          { last = null, targets = [], onPlace = null, label = null, placeLabel = null } = {}) {
   const made = bestLayout(view, cw, ch, cw < 600 ? 24 : 36);
   const { box, unit } = made;
   const vw = cw / unit;
@@ -161,6 +162,10 @@ export function drawBoard(svg, view, cw, ch, { last = null, targets = [], onPlac
   for (const t of made.tiles) {
     const group = placedTile(t.first, t.second, t);
     group.dataset.tile = key(t.tile);
+    if (label) {
+      group.setAttribute("role", "img");
+      group.setAttribute("aria-label", label(key(t.tile)));
+    }
     if (key(t.tile) === last) group.classList.add("last");
     svg.appendChild(group);
   }
@@ -169,7 +174,7 @@ export function drawBoard(svg, view, cw, ch, { last = null, targets = [], onPlac
     const mark = el("rect", { x: b.x + 0.06, y: b.y + 0.06, width: b.w - 0.12, height: b.h - 0.12,
                               rx: 0.14, class: "place", tabindex: "0", role: "button" }, svg);
     mark.dataset.place = name;
-    mark.setAttribute("aria-label", name);
+    mark.setAttribute("aria-label", placeLabel ? placeLabel(name) : name);
     if (onPlace) {
       mark.addEventListener("click", () => onPlace(name));
       mark.addEventListener("keydown", (e) => { if (e.key === "Enter") onPlace(name); });

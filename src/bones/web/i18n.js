@@ -103,6 +103,22 @@ const STRINGS = {
     undo: "Undo",
     hintLine: "Hard would play {move}: {points} points expected (next best {next})",
     hintOnly: "Hard would play {move}: {points} points expected",
+    numbers: ["zero", "one", "two", "three", "four", "five", "six"],
+    "place.left": "left end",
+    "place.right": "right end",
+    "place.up": "top arm",
+    "place.down": "bottom arm",
+    "place.lead": "the lead",
+    placeLabel: "Play {tile} at the {place} ({n})",
+    saidPlay: "{name} played {tile} at the {place}.",
+    saidLead: "{name} led {tile}.",
+    saidDrew: { one: "{name} drew a tile.", other: "{name} drew {n} tiles." },
+    saidPassed: "{name} passed.",
+    saidScore: "{name} scores {n}.",
+    saidRound: "Round over. {headline} Score: {scores}.",
+    board: "Line of play",
+    yourHand: "Your hand",
+    playable: "playable",
   },
   de: {
     tagline: "Domino mit exakten Regeln",
@@ -205,6 +221,22 @@ const STRINGS = {
     undo: "Zurück",
     hintLine: "Schwer würde {move} spielen: {points} Punkte erwartet (nächstbester Zug {next})",
     hintOnly: "Schwer würde {move} spielen: {points} Punkte erwartet",
+    numbers: ["null", "eins", "zwei", "drei", "vier", "fünf", "sechs"],
+    "place.left": "linken Ende",
+    "place.right": "rechten Ende",
+    "place.up": "oberen Arm",
+    "place.down": "unteren Arm",
+    "place.lead": "Eröffnung",
+    placeLabel: "{tile} am {place} legen ({n})",
+    saidPlay: "{name} legte {tile} am {place}.",
+    saidLead: "{name} eröffnete mit {tile}.",
+    saidDrew: { one: "{name} zog einen Stein.", other: "{name} zog {n} Steine." },
+    saidPassed: "{name} passt.",
+    saidScore: "{name} erhält {n}.",
+    saidRound: "Runde vorbei. {headline} Stand: {scores}.",
+    board: "Spielreihe",
+    yourHand: "Deine Hand",
+    playable: "spielbar",
   },
   pl: {
     tagline: "Domino z dokładnymi zasadami",
@@ -307,6 +339,22 @@ const STRINGS = {
     undo: "Cofnij",
     hintLine: "Trudny zagrałby {move}: oczekiwane {points} pkt (następny najlepszy {next})",
     hintOnly: "Trudny zagrałby {move}: oczekiwane {points} pkt",
+    numbers: ["zero", "jeden", "dwa", "trzy", "cztery", "pięć", "sześć"],
+    "place.left": "lewym końcu",
+    "place.right": "prawym końcu",
+    "place.up": "górnym ramieniu",
+    "place.down": "dolnym ramieniu",
+    "place.lead": "otwarciu",
+    placeLabel: "Połóż {tile} na {place} ({n})",
+    saidPlay: "{name} położył {tile} na {place}.",
+    saidLead: "{name} otworzył {tile}.",
+    saidDrew: { one: "{name} dobrał kamień.", few: "{name} dobrał {n} kamienie.", many: "{name} dobrał {n} kamieni.", other: "{name} dobrał {n} kamienia." },
+    saidPassed: "{name} pasuje.",
+    saidScore: "{name} zdobywa {n}.",
+    saidRound: "Koniec rundy. {headline} Wynik: {scores}.",
+    board: "Linia gry",
+    yourHand: "Twoja ręka",
+    playable: "można zagrać",
   },
   ru: {
     tagline: "Домино с точными правилами",
@@ -409,6 +457,22 @@ const STRINGS = {
     undo: "Отменить",
     hintLine: "Сложный сыграл бы {move}: ожидается {points} очк. (следующий лучший {next})",
     hintOnly: "Сложный сыграл бы {move}: ожидается {points} очк.",
+    numbers: ["ноль", "один", "два", "три", "четыре", "пять", "шесть"],
+    "place.left": "левый конец",
+    "place.right": "правый конец",
+    "place.up": "верхний луч",
+    "place.down": "нижний луч",
+    "place.lead": "первый ход",
+    placeLabel: "Положить {tile}: {place} ({n})",
+    saidPlay: "{name}: {tile}, {place}.",
+    saidLead: "{name} начал с {tile}.",
+    saidDrew: { one: "{name} взял камень.", few: "{name} взял {n} камня.", many: "{name} взял {n} камней.", other: "{name} взял {n} камня." },
+    saidPassed: "{name} пропускает.",
+    saidScore: "{name} получает {n}.",
+    saidRound: "Кон окончен. {headline} Счёт: {scores}.",
+    board: "Цепочка",
+    yourHand: "Ваши камни",
+    playable: "можно сыграть",
   },
 };
 
@@ -442,11 +506,17 @@ const plurals = {};
 // A string may have plural forms ({one, few, many, other}), chosen by params.n.
 export function t(key, params = {}) {
   let text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
-  if (typeof text === "object") {
+  if (typeof text === "object" && !Array.isArray(text)) {
     plurals[current] ||= new Intl.PluralRules(current);
     text = text[plurals[current].select(Number(params.n))] ?? text.other;
   }
   return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+}
+
+// A tile as it is spoken: "six–three".
+export function spoken(tile) {
+  const words = STRINGS[current].numbers;
+  return tile.split("-").map((n) => words[Number(n)]).join("–");
 }
 
 export function keys(code) {

@@ -15,7 +15,7 @@ function handValue(variant, hand) {
   return hand.reduce((sum, tile) => sum + pipsOf(tile), 0);
 }
 
-function headline(screen, reveal) {
+export function headline(screen, reveal) {
   const { result } = reveal;
   const variant = screen.message.table.variant;
   if (result.reason === "target") return t("targetReached", { name: screen.sideName(result.winner) });

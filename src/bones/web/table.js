@@ -4,9 +4,9 @@
 import { drawBoard } from "./board.js";
 import { h } from "./dom.js";
 import { verifyRecord } from "./fair.js";
-import { t } from "./i18n.js";
+import { spoken, t } from "./i18n.js";
 import { Connection } from "./net.js";
-import { roundEnd } from "./roundend.js";
+import { headline, roundEnd } from "./roundend.js";
 import { tileSVG } from "./tiles.js";
 
 const POSITIONS = { 2: ["me", "across"], 3: ["me", "left", "across"], 4: ["me", "left", "across", "right"] };
@@ -72,15 +72,45 @@ export class TableScreen {
     }
   }
 
+  // Everything that happened, for screen readers: each move, draw, pass and score, the
+  // round's end, then whose turn it is and the open ends.
   announce(before) {
-    const view = this.message.view;
-    if (!view || this.message.table.status !== "playing") return;
-    if (before && before.view?.turn === view.turn && before.view?.history?.length === view.history.length) return;
-    const ends = view.ends.length ? view.ends.join(", ") : t("none");
-    const text = view.turn === this.message.you
-      ? t("announceTurn", { ends })
-      : t("announceWait", { name: this.seatName(view.turn), ends });
-    this.root.querySelector("#announce").textContent = text;
+    const { view, table, reveal } = this.message;
+    if (!view?.history) return;
+    const said = [];
+    const actions = this.message.actions;
+    for (let i = 0; i < actions.length; i += 1) {
+      const { seat, move } = actions[i];
+      const name = this.seatName(seat);
+      if (move === "draw") {
+        let n = 1;
+        while (actions[i + 1]?.seat === seat && actions[i + 1]?.move === "draw") { n += 1; i += 1; }
+        said.push(t("saidDrew", { name, n }));
+      } else if (move === "pass") {
+        said.push(t("saidPassed", { name }));
+      } else {
+        const [tile, place] = move.split(" ");
+        said.push(place ? t("saidPlay", { name, tile: spoken(tile), place: t(`place.${place}`) })
+          : t("saidLead", { name, tile: spoken(tile) }));
+      }
+    }
+    if (before?.view?.count_points && table.status === "playing") {
+      view.count_points.forEach((n, seat) => {
+        const gained = n - (before.view.count_points[seat] ?? 0);
+        if (gained > 0) said.push(t("saidScore", { name: this.seatName(seat), n: gained }));
+      });
+    }
+    if (reveal && !before?.reveal) {
+      const scores = reveal.scores_after.map((n, side) => `${this.sideName(side)} ${n}`).join(", ");
+      said.push(t("saidRound", { headline: headline(this, reveal), scores }));
+    }
+    if (table.status === "playing" && view.turn !== null
+        && (before?.view?.turn !== view.turn || actions.length)) {
+      const ends = view.ends.length ? view.ends.join(", ") : t("none");
+      said.push(view.turn === this.message.you ? t("announceTurn", { ends })
+        : t("announceWait", { name: this.seatName(view.turn), ends }));
+    }
+    if (said.length) document.querySelector("#announce").textContent = said.join(" ");
   }
 
   showHint(hint) {
@@ -151,14 +181,45 @@ export class TableScreen {
     for (let r = 1; r < n; r += 1) section.append(this.opponent((me + r) % n, POSITIONS[n][r]));
     section.append(this.centre());
     section.append(this.mine(me));
-    section.append(h("div", { id: "announce", class: "sr-only", "aria-live": "polite" }),
-                   h("div", { id: "note", class: "note", role: "status" }));
+    section.append(h("div", { id: "note", class: "note", role: "status" }));
     if (this.message.reveal) section.append(roundEnd(this));
+    const focus = this.focused();
+    const myTurnNow = table.status === "playing" && view.turn === you && you !== null;
     this.root.replaceChildren(section);
     this.resize.disconnect();
     this.resize.observe(section.querySelector(".board-wrap"));
     this.drawBoard();
     this.renderStatus();
+    this.refocus(focus, myTurnNow && !this.wasMyTurn);
+    this.wasMyTurn = myTurnNow;
+  }
+
+  // Where the keyboard was, so a redraw does not lose it.
+  focused() {
+    const active = document.activeElement;
+    if (!active || active === document.body) return { free: true };
+    if (active.closest?.(".hand")) return { hand: true };
+    if (active.dataset?.place) return { place: active.dataset.place };
+    if (active.id) return { id: active.id };
+    return { free: !this.root.contains(active) && !active.closest?.("dialog, nav") };
+  }
+
+  refocus(focus, turnBegins) {
+    const overlay = this.root.querySelector("#ready, #again");
+    const hand = [...this.root.querySelectorAll(".hand .tile")];
+    const place = focus.place && this.root.querySelector(`.place[data-place="${focus.place}"]`);
+    if (place) return place.focus();
+    if (overlay && (focus.free || focus.hand || focus.id === "ready")) return overlay.focus();
+    if (focus.id && this.root.querySelector(`#${focus.id}`)) return this.root.querySelector(`#${focus.id}`).focus();
+    if (hand.length && (focus.hand || (focus.free && turnBegins))) {
+      if (turnBegins) {
+        const legal = hand.findIndex((b) => b.dataset.legal === "true");
+        this.focus = legal >= 0 ? legal : Math.min(this.focus, hand.length - 1);
+      }
+      this.focus = Math.min(this.focus, hand.length - 1);
+      hand.forEach((b, i) => b.setAttribute("tabindex", i === this.focus ? "0" : "-1"));
+      hand[this.focus].focus();
+    }
   }
 
   renderWaiting() {
@@ -242,7 +303,7 @@ export class TableScreen {
     const { view, you } = this.message;
     const myTurn = view.turn === you && you !== null && this.message.table.status === "playing";
     const legal = new Set((view.legal_moves || []).map(tileOf));
-    const hand = h("div", { class: "hand", role: "toolbar", "aria-label": t("hands") },
+    const hand = h("div", { class: "hand", role: "toolbar", "aria-label": t("yourHand") },
       you === null ? Array.from({ length: view.hand_counts[me] }, () => tileSVG("", { back: true }))
         : view.hand.map((tile, i) => {
           const playable = myTurn && legal.has(tile);
@@ -251,7 +312,7 @@ export class TableScreen {
             class: `tile ${playable ? "legal" : "dim"} ${this.selected === tile ? "selected" : ""} ${this.fresh?.has(tile) ? "fresh" : ""} ${this.hint && tileOf(this.hint.move) === tile ? "hinted" : ""}`,
             dataset: { tile, legal: playable, places: playable ? this.placesFor(tile).join(" ") : "" },
             tabindex: i === this.focus ? "0" : "-1",
-            "aria-label": tile,
+            "aria-label": spoken(tile),
             "aria-disabled": !playable,
           }, tileSVG(tile));
           button.addEventListener("pointerdown", (e) => this.pointerDown(e, tile, playable));
@@ -303,9 +364,17 @@ export class TableScreen {
     const svg = wrap.querySelector("svg");
     svg.classList.add("board");
     const targets = this.placesFor(this.selected ?? this.dragging?.tile);
+    const tile = this.selected ?? this.dragging?.tile;
+    svg.setAttribute("role", "group");
+    svg.setAttribute("aria-label", t("board"));
+    const focusedPlace = svg.contains(document.activeElement) ? document.activeElement.dataset.place : null;
     drawBoard(svg, this.message.view, wrap.clientWidth || 300, wrap.clientHeight || 200, {
       last: this.lastTile(), targets, onPlace: (place) => this.playAt(this.selected, place),
+      label: spoken,
+      placeLabel: (place) => t("placeLabel", { tile: tile ? spoken(tile) : "", place: t(`place.${place}`),
+                                               n: this.message.view.places[place] ?? "" }),
     });
+    if (focusedPlace) svg.querySelector(`.place[data-place="${focusedPlace}"]`)?.focus();
   }
 
   // -- playing -------------------------------------------------------------------------
@@ -342,14 +411,27 @@ export class TableScreen {
   key(event) {
     if (!this.message || event.target.closest?.("input, select, textarea")) return;
     const hand = [...this.root.querySelectorAll(".hand .tile")];
-    if (event.key === "Escape" && this.selected) { this.selected = null; this.render(); return; }
+    if (event.key === "Escape" && this.selected) {
+      this.selected = null;
+      this.render();
+      this.root.querySelectorAll(".hand .tile")[this.focus]?.focus();
+      return;
+    }
+    const places = [...this.root.querySelectorAll(".place")];
+    const at = places.indexOf(event.target);
+    if (at >= 0 && ["ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown"].includes(event.key)) {
+      event.preventDefault();
+      const step = event.key === "ArrowRight" || event.key === "ArrowDown" ? 1 : places.length - 1;
+      places[(at + step) % places.length].focus();
+      return;
+    }
     if (!hand.length || !event.target.closest?.(".hand, body")) return;
     if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
       event.preventDefault();
       this.focus = (this.focus + (event.key === "ArrowRight" ? 1 : hand.length - 1)) % hand.length;
       hand.forEach((b, i) => b.setAttribute("tabindex", i === this.focus ? "0" : "-1"));
       hand[this.focus].focus();
-    } else if (event.key === "Enter" && event.target.closest?.(".hand")) {
+    } else if ((event.key === "Enter" || event.key === " ") && event.target.closest?.(".hand")) {
       event.preventDefault();
       this.choose(hand[this.focus]?.dataset.tile);
     }
