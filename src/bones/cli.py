@@ -4,6 +4,7 @@ against each other.
     bones serve --port 8000 --db sqlite:///bones.db
     bones replay game.json
     bones verify game.json
+    bones analyze game.json
     bones play --variant kozel
     bones arena hard:medium medium:easy --variant draw --deals 500 --jobs 2
 """
@@ -54,6 +55,10 @@ def parser() -> argparse.ArgumentParser:
                        help="messages a second one connection may send before it is refused")
     replay = commands.add_parser("replay", help="print a game record move by move and check it")
     replay.add_argument("record", help="a record file (JSON, from match.record())")
+    analyze = commands.add_parser("analyze", help="grade every move of a finished game")
+    analyze.add_argument("record", help="a record file (JSON, from match.record())")
+    analyze.add_argument("--top", type=int, default=5, help="how many mistakes to list")
+    analyze.add_argument("--all", action="store_true", help="print every graded move")
     verify = commands.add_parser("verify", help="check a game's deals against its commitment")
     verify.add_argument("record", help="a finished game's record, from the server")
     verify.add_argument("--commitment", default=None,
@@ -85,6 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return arena(args)
     if args.command == "serve":
         return serve(args)
+    if args.command == "analyze":
+        return analyze(args.record, args.top, args.all)
     if args.command == "verify":
         return verify(args.record, args.commitment)
     return play(args)
@@ -139,6 +146,33 @@ def serve(args: argparse.Namespace) -> int:
     print(f"bones: open http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_FRAME,
                 log_level="warning")
+    return 0
+
+
+def analyze(path: str, top: int, every: bool) -> int:
+    from bones.analysis import analyze as grade
+
+    try:
+        match = load(path)
+    except RecordError as error:
+        print(f"bones analyze: {path}: {error}", file=sys.stderr)
+        return 2
+    report = grade(match)
+    print(f"{describe_rules(match.rules)}: {len(report.grades)} choices graded by "
+          f"{report.grader.capitalize()} (expected points, from each player's own view)")
+    if every:
+        for g in report.grades:
+            print(f"  round {g.round + 1} move {g.index + 1:>2} seat {g.seat}: {g.move:<10} "
+                  f"{g.value:+7.2f}   best {g.best:<10} {g.best_value:+7.2f}   cost {g.loss:5.2f}")
+    for seat in range(match.rules.players):
+        mine = [g for g in report.grades if g.seat == seat]
+        lost = sum(g.loss for g in mine)
+        print(f"seat {seat}: {len(mine)} choices, {sum(g.loss == 0 for g in mine)} best, "
+              f"{lost:.1f} points given away")
+    print("costliest mistakes:" if report.mistakes(top) else "no mistake costs half a point")
+    for g in report.mistakes(top):
+        print(f"  round {g.round + 1} move {g.index + 1}: seat {g.seat} played {g.move} "
+              f"({g.value:+.2f}); best was {g.best} ({g.best_value:+.2f}): cost {g.loss:.2f}")
     return 0
 
 

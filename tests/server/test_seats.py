@@ -147,9 +147,11 @@ def test_finished_games_keep_records_and_stats(server: Server) -> None:
     end = play_out(server.socket(table, made["token"]), random.Random(8))
     stats = server.get(f"/api/stats/{name}")
     won = end["table"]["winner"] == 0
-    assert stats["games"] == 1 and stats["wins"] == int(won)
-    assert stats["by_variant"] == {"allfives": {"games": 1, "wins": int(won),
-                                                "losses": stats["losses"]}}
+    mine = end["table"]["scores"][0]
+    row = {"games": 1, "wins": int(won), "losses": int(not won and end["table"]["winner"] == 1),
+           "points": float(mine)}
+    assert stats["total"] == row
+    assert stats["by_variant"] == {"allfives": row} and stats["by_level"] == {"easy": row}
     history = server.get(f"/api/games?name={name}")
     assert [g["id"] for g in history] == [table] and history[0]["names"] == [name, "bot:easy"]
     record = server.get(f"/api/games/{table}/record")

@@ -9,6 +9,7 @@ the web client's files.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -22,6 +23,9 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bones import bots
+from bones.analysis import analyze
+from bones.match import Match
+from bones.record import RecordError
 from bones.rules import PLAYERS, Rules
 from bones.server.hub import Hub, Settings
 from bones.server.protocol import (
@@ -32,13 +36,16 @@ from bones.server.protocol import (
     Stats,
     TableInfo,
 )
+from bones.server.stats import stats_of
 from bones.server.store import Store
 from bones.server.table import Table
 
 __all__ = ["DEFAULT_DB", "create_app"]
 
 DEFAULT_DB = "sqlite:///bones.db"
-BAD_BODY: dict[int | str, dict[str, Any]] = {400: {"description": "The body is not JSON"}}
+BAD_BODY: dict[int | str, dict[str, Any]] = {
+    400: {"description": "The body is not JSON (or, for analysis, not a game record)"}}
+MOST_MOVES = 3000
 WEB = Path(str(resources.files("bones") / "web"))
 
 
@@ -132,10 +139,29 @@ def _routes(app: FastAPI, hub: Hub) -> None:
             raise HTTPException(404, f"no finished game {table_id!r}")
         return game.record
 
+    cache: dict[str, dict[str, Any]] = {}
+
+    @app.get("/api/games/{table_id}/analysis",
+             responses={404: {"description": "No such game"}})
+    async def analysis(table_id: str) -> dict[str, Any]:
+        """Every position of a finished game with every hand, and every choice graded
+        from the chooser's own view (expected points of the move and of the best)."""
+        if table_id not in cache:
+            game = hub.store.game(table_id)
+            if game is None:
+                raise HTTPException(404, f"no finished game {table_id!r}")
+            cache[table_id] = await _analyze(game.record)
+        return cache[table_id]
+
+    @app.post("/api/analysis", responses=BAD_BODY)
+    async def analyze_upload(record: dict[str, Any]) -> dict[str, Any]:
+        """The same for a record file of your own."""
+        return await _analyze(record)
+
     @app.get("/api/stats/{name}")
     def stats(name: str) -> Stats:
         """A display name's games, wins and losses, per variant too."""
-        return _stats(name, hub.store.games(name, limit=10**9))
+        return stats_of(name, hub.store.games(name, limit=10**9))
 
     @app.get("/api/metrics")
     def metrics(since: int = Query(default=0, ge=0)) -> dict[str, Any]:
@@ -148,31 +174,26 @@ def _routes(app: FastAPI, hub: Hub) -> None:
         await hub.connect(ws, table_id, token)
 
 
+async def _analyze(record: dict[str, Any]) -> dict[str, Any]:
+    moves = record.get("moves")
+    if isinstance(moves, list) and len(moves) > MOST_MOVES:
+        raise HTTPException(400, f"a record of more than {MOST_MOVES} moves is not analysed here")
+    try:
+        match = Match.from_record(record)
+    except RecordError as error:
+        raise HTTPException(400, f"not a game record: {error}") from None
+    if not match.results:
+        raise HTTPException(400, "the record has no finished round to look back on")
+    report = await asyncio.to_thread(analyze, match)
+    return {**report.to_dict(), "rules": match.rules.to_dict(),
+            "fair": record.get("fair"), "assists": record.get("assists", [])}
+
+
 def _table(hub: Hub, table_id: str) -> Table:
     live = hub.tables.get(table_id)
     if live is None:
         raise HTTPException(404, f"no open table {table_id!r}")
     return live.table
-
-
-def _stats(name: str, games: list[Any]) -> Stats:
-    total = wins = losses = 0
-    by_variant: dict[str, dict[str, int]] = {}
-    for game in games:
-        for seat, player in enumerate(game.names):
-            if player != name:
-                continue
-            side = game.sides[seat]
-            row = by_variant.setdefault(game.variant, {"games": 0, "wins": 0, "losses": 0})
-            won = game.winner == side
-            lost = (game.loser == side) if game.loser is not None else (
-                game.winner is not None and not won)
-            total, wins, losses = total + 1, wins + won, losses + lost
-            row["games"] += 1
-            row["wins"] += won
-            row["losses"] += lost
-            break
-    return Stats(name=name, games=total, wins=wins, losses=losses, by_variant=by_variant)
 
 
 def _pages(app: FastAPI) -> None:
@@ -185,7 +206,10 @@ def _pages(app: FastAPI) -> None:
         return FileResponse(index)
 
     @app.get("/t/{table_id}", include_in_schema=False)
-    def invite(table_id: str) -> FileResponse:
+    @app.get("/stats/{name}", include_in_schema=False)
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    def page() -> FileResponse:
+        """The app's own pages: the client reads the path."""
         return FileResponse(index)
 
     app.mount("/static", StaticFiles(directory=WEB), name="static")

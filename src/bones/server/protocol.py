@@ -49,7 +49,7 @@ __all__ = [
     "SeatInfo",
     "SeatSpec",
     "StateMessage",
-    "Stats",
+    "Stats", "StatsRow",
     "TableInfo",
     "parse_client",
 ]
@@ -316,11 +316,21 @@ class GameSummary(BaseModel):
     loser: int | None
 
 
+class StatsRow(BaseModel):
+    """Games, wins and losses, and the average final score of the player's side (in
+    Kozel a penalty: lower is better)."""
+
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    points: float = 0.0
+
+
 class Stats(BaseModel):
-    """One display name's record over finished games."""
+    """One display name's record over finished games: in all, per variant, and per
+    opponents' level ("people" where the opponents were people, "mixed" for both)."""
 
     name: str
-    games: int
-    wins: int
-    losses: int
-    by_variant: dict[str, dict[str, int]]
+    total: StatsRow
+    by_variant: dict[str, StatsRow]
+    by_level: dict[str, StatsRow]
