@@ -150,7 +150,7 @@ def _routes(app: FastAPI, hub: Hub) -> None:
             game = hub.store.game(table_id)
             if game is None:
                 raise HTTPException(404, f"no finished game {table_id!r}")
-            cache[table_id] = await _analyze(game.record)
+            cache[table_id] = {**await _analyze(game.record), "names": game.names}
         return cache[table_id]
 
     @app.post("/api/analysis", responses=BAD_BODY)
@@ -185,8 +185,9 @@ async def _analyze(record: dict[str, Any]) -> dict[str, Any]:
     if not match.results:
         raise HTTPException(400, "the record has no finished round to look back on")
     report = await asyncio.to_thread(analyze, match)
-    return {**report.to_dict(), "rules": match.rules.to_dict(),
-            "fair": record.get("fair"), "assists": record.get("assists", [])}
+    return {**report.to_dict(), "rules": match.rules.to_dict(), "names": None,
+            "fair": record.get("fair"), "assists": record.get("assists", []),
+            "winner": match.winner, "loser": match.loser, "scores": list(match.scores)}
 
 
 def _table(hub: Hub, table_id: str) -> Table:

@@ -5,6 +5,8 @@ import { newGame, joinScreen, savedName, tableSpec } from "./home.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { api, seats } from "./net.js";
 import { RULES } from "./rules.js";
+import { ReplayScreen } from "./replay.js";
+import { statsScreen } from "./stats.js";
 import { TableScreen } from "./table.js";
 
 const main = document.querySelector("#app");
@@ -20,6 +22,14 @@ async function route() {
   screen?.close?.();
   screen = null;
   variants ||= await api("/api/variants");
+  const stats = location.pathname.match(/^\/stats\/(.+)$/);
+  if (stats) return statsScreen(main, decodeURIComponent(stats[1]), go, openUpload);
+  const replay = location.pathname.match(/^\/replay\/([\w-]+)$/);
+  if (replay) {
+    main.replaceChildren(h("p", { class: "loading" }, "…"));
+    screen = new ReplayScreen(main, await api(`/api/games/${replay[1]}/analysis`));
+    return;
+  }
   const match = location.pathname.match(/^\/t\/([\w-]+)$/);
   if (!match) return newGame(main, variants, go);
   const tableId = match[1];
@@ -47,6 +57,17 @@ async function again(tableId) {
   go(`/t/${made.table.id}`);
 }
 
+// A record file of one's own: analysed by the server, shown in the replay viewer.
+async function openUpload(record) {
+  screen?.close?.();
+  main.replaceChildren(h("p", { class: "loading" }, "…"));
+  try {
+    screen = new ReplayScreen(main, await api("/api/analysis", record));
+  } catch (error) {
+    main.replaceChildren(h("p", { class: "form-error", role: "alert" }, error.message));
+  }
+}
+
 function rulesDialog() {
   const dialog = document.querySelector("#rules");
   const texts = RULES[lang()];
@@ -70,6 +91,10 @@ function header() {
     h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); go("/"); } },
       h("span", { class: "logo", "aria-hidden": "true" }, "⚄"), "bones"),
     h("span", { class: "tagline" }, t("tagline")),
+    h("a", { href: "#", id: "my-games", class: "nav-link", onclick: (e) => {
+      e.preventDefault();
+      go(`/stats/${encodeURIComponent(savedName() || "?")}`);
+    } }, t("myGames")),
     h("button", { type: "button", id: "rules-button", onclick: rulesDialog }, t("rules")),
     select);
 }

@@ -96,8 +96,9 @@ export function roundEnd(screen) {
     h("span", { class: "tiles" }, hand.map((tile) => tileSVG(tile, { label: tile }))),
     h("span", { class: "value" }, t("handValue", { n: handValue(table.variant, hand) })))));
   const actions = over
-    ? [h("button", { type: "button", class: "primary", id: "again", onclick: () => screen.again() }, t("playAgain")),
-      h("a", { href: "/", class: "button", id: "new" }, t("newGame"))]
+    ? [h("a", { href: `/replay/${table.id}`, class: "button", id: "to-replay" }, t("replay")),
+      h("a", { href: "/", class: "button", id: "new" }, t("newGame")),
+      h("button", { type: "button", class: "primary", id: "again", onclick: () => screen.again() }, t("playAgain"))]
     : you === null ? [] : [ready
       ? h("p", { class: "waiting-others" }, t("waitingOthers"))
       : h("button", { type: "button", class: "primary", id: "ready",

@@ -1,0 +1,74 @@
+// A display name's statistics (a table and a chart) and its finished games.
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { api } from "./net.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const percent = (row) => (row.games ? Math.round((100 * row.wins) / row.games) : 0);
+
+function statsTable(stats) {
+  const rows = [[t("total"), stats.total, "total"], [t("byVariant")],
+    ...Object.entries(stats.by_variant).map(([v, row]) => [t(`variant.${v}`), row, `variant-${v}`]),
+    [t("byLevel")],
+    ...Object.entries(stats.by_level).map(([l, row]) => [t(`level.${l}`), row, `level-${l}`])];
+  return h("table", { class: "stats-table", id: "stats-table" },
+    h("thead", {}, h("tr", {}, h("th", {}), ["colGames", "colWins", "colLosses", "colRate", "colPoints"]
+      .map((k) => h("th", {}, t(k))))),
+    h("tbody", {}, rows.map(([label, row, key]) => (!row
+      ? h("tr", { class: "group" }, h("th", { colspan: 6 }, label))
+      : h("tr", { dataset: { row: key } },
+      h("th", {}, label), h("td", {}, String(row.games)), h("td", {}, String(row.wins)),
+      h("td", {}, String(row.losses)), h("td", {}, `${percent(row)}%`), h("td", {}, String(row.points)))))));
+}
+
+// Horizontal bars: the win rate per game and per opponents' level.
+function chart(stats) {
+  const bars = [...Object.entries(stats.by_variant).map(([v, row]) => [t(`variant.${v}`), row]),
+    ...Object.entries(stats.by_level).map(([l, row]) => [t(`level.${l}`), row])];
+  const height = 26 * bars.length + 30;
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 400 ${height}`);
+  svg.setAttribute("class", "stats-chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", t("winRateChart"));
+  const add = (name, attrs, text) => {
+    const node = document.createElementNS(NS, name);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    svg.appendChild(node);
+  };
+  add("text", { x: 0, y: 14, class: "chart-title" }, t("winRateChart"));
+  bars.forEach(([label, row], i) => {
+    const y = 26 + i * 26;
+    add("text", { x: 0, y: y + 14, class: "chart-label" }, label);
+    add("rect", { x: 130, y, width: 220, height: 18, class: "chart-track" });
+    add("rect", { x: 130, y, width: (220 * percent(row)) / 100, height: 18, class: "chart-bar" });
+    add("text", { x: 356, y: y + 14, class: "chart-value" }, `${percent(row)}% (${row.games})`);
+  });
+  return svg;
+}
+
+export async function statsScreen(root, name, go, openUpload) {
+  const [stats, games] = await Promise.all([
+    api(`/api/stats/${encodeURIComponent(name)}`),
+    api(`/api/games?name=${encodeURIComponent(name)}`),
+  ]);
+  const upload = h("input", { type: "file", accept: ".json,application/json", id: "record-file",
+    onchange: async (event) => {
+      const file = event.target.files[0];
+      if (file) openUpload(JSON.parse(await file.text()));
+    } });
+  root.replaceChildren(h("section", { class: "stats", id: "stats" },
+    h("h1", {}, t("statsFor", { name })),
+    stats.total.games ? [statsTable(stats), chart(stats)] : h("p", {}, t("noGames")),
+    h("h2", {}, t("pastGames")),
+    h("ul", { class: "game-list" }, games.map((g) => h("li", {},
+      h("span", {}, `${new Date(g.finished).toLocaleString()} · ${t(`variant.${g.variant}`)} · `),
+      h("span", {}, g.names.map((n) => (n?.startsWith("bot:") ? t(`level.${n.slice(4)}`) : n)).join(", ")),
+      h("b", {}, ` ${g.scores.join(" : ")}`),
+      " ",
+      h("a", { href: `/replay/${g.id}`, class: "replay-link", onclick: (e) => { e.preventDefault(); go(`/replay/${g.id}`); } },
+        t("replay"))))),
+    h("label", { class: "upload" }, t("openRecord"), upload)));
+}

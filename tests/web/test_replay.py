@@ -1,0 +1,68 @@
+"""The replay viewer and the statistics page: a finished game stepped through move by
+move with every hand (checked against the engine), the graded mistakes, a record file
+opened from disk, and the player's statistics as a table and a chart."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from playwright.sync_api import Browser
+
+from bones import Match
+from tests.server.live import Server
+from tests.web.conftest import DESKTOP
+from tests.web.driver import Player
+from tests.web.test_pages import SCREENSHOTS
+
+HANDS = "[...document.querySelectorAll('.replay-hand')].map((h) => h.dataset.hand)"
+
+
+def _engine_hands(match: Match, number: int, index: int) -> list[str]:
+    rnd = match.rounds[number].copy()
+    while len(rnd.moves) > index:
+        rnd.pop()
+    return [" ".join(str(t) for t in hand) for hand in rnd.hands]
+
+
+def test_replay_and_statistics(web: Server, browser: Browser, tmp_path: Path) -> None:
+    context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    page = context.new_page()
+    player = Player(page, web, random.Random(31))
+    table = player.new_game("allfives", target="null", name="Rex")
+    player.play_match(drag_once=False)
+    page.click("#my-games")
+    page.wait_for_selector("#stats-table")
+    assert page.locator("#stats-table tr[data-row=total] td").first.inner_text() == "1"
+    assert page.locator("#stats-table tr[data-row=level-easy]").count() == 1
+    assert page.locator(".stats-chart .chart-bar").count() == 2
+    page.screenshot(path=SCREENSHOTS / "desktop-en-stats.png", full_page=True)
+    page.click(".replay-link")
+    page.wait_for_selector("#replay")
+    match = Match.from_record(web.get(f"/api/games/{table}/record"))
+    for step in range(6):
+        at = page.locator("#replay")
+        number, index = int(at.get_attribute("data-round")), int(at.get_attribute("data-index"))
+        assert page.evaluate(HANDS) == _engine_hands(match, number, index), step
+        page.click("#next")
+    page.keyboard.press("End")
+    assert page.locator("#replay").get_attribute("data-index") == str(len(match.rounds[-1].moves))
+    page.keyboard.press("Home")
+    assert page.locator("#replay").get_attribute("data-at") == "0"
+    mistakes = page.locator("#mistakes button")
+    if mistakes.count():
+        mistakes.first.click()
+        assert "costly" in (page.locator("#grade-line").get_attribute("class") or "")
+        assert "cost" in page.locator("#grade-line").inner_text()
+    else:  # the random player made no costly move: every choice is the best one
+        analysis = web.get(f"/api/games/{table}/analysis")
+        assert all(g["loss"] < 0.5 for g in analysis["grades"])
+    page.screenshot(path=SCREENSHOTS / "desktop-en-replay.png")
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(web.get(f"/api/games/{table}/record")))
+    page.click("#my-games")
+    page.set_input_files("#record-file", str(record))
+    page.wait_for_selector("#replay")
+    assert page.evaluate(HANDS) == _engine_hands(match, 0, 0)
+    context.close()
