@@ -29,6 +29,10 @@ def _engine_hands(match: Match, number: int, index: int) -> list[str]:
 def test_replay_and_statistics(web: Server, browser: Browser, tmp_path: Path) -> None:
     context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
     page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("response",
+            lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     player = Player(page, web, random.Random(31))
     table = player.new_game("allfives", target="null", name="Rex")
     player.play_match(drag_once=False)
@@ -63,6 +67,7 @@ def test_replay_and_statistics(web: Server, browser: Browser, tmp_path: Path) ->
     record.write_text(json.dumps(web.get(f"/api/games/{table}/record")))
     page.click("#my-games")
     page.set_input_files("#record-file", str(record))
-    page.wait_for_selector("#replay")
+    page.wait_for_selector("#replay", timeout=60_000)
+    assert not problems, problems
     assert page.evaluate(HANDS) == _engine_hands(match, 0, 0)
     context.close()

@@ -33,6 +33,8 @@ export class TableScreen {
   }
 
   close() {
+    this.closed = true;  // timers and replies still on their way must not draw any more
+    for (const bubble of Object.values(this.bubbles)) clearTimeout(bubble.timer);
     this.connection.close();
     this.resize.disconnect();
     document.removeEventListener("keydown", this.keys);
@@ -168,6 +170,7 @@ export class TableScreen {
   // -- drawing -------------------------------------------------------------------------
 
   render() {
+    if (this.closed) return;
     const { table, view, you } = this.message;
     if (table.status === "waiting") return this.renderWaiting();
     const n = table.rules.players;
@@ -335,6 +338,7 @@ export class TableScreen {
   }
 
   renderStatus() {
+    if (this.closed) return;
     const status = this.root.querySelector("#status");
     const online = this.root.querySelector("#online");
     if (online) online.textContent = this.online ? "" : t("reconnecting");
