@@ -29,7 +29,7 @@ from bones.view import PlayerView
 __all__ = ["POLICIES", "decode_move", "encode", "encode_move", "evaluate", "playouts",
            "position", "random_rounds", "template"]
 
-POLICIES = {"random": core.RANDOM, "heuristic": core.HEURISTIC, "blocking": core.BLOCKING}
+POLICIES = {"random": core.RANDOM, "heuristic": core.HEURISTIC}
 VARIANTS = {"draw": core.DRAW_GAME, "block": core.BLOCK_GAME, "kozel": core.KOZEL,
             "allfives": core.ALLFIVES}
 REASONS = ("domino", "blocked", "target")

@@ -47,8 +47,7 @@ DRAW_CODE, PASS_CODE = 140, 141
 LEAD = 4
 DRAW_GAME, BLOCK_GAME, KOZEL, ALLFIVES = 0, 1, 2, 3
 DOMINO, BLOCKED, TARGET_REACHED = 0, 1, 2
-RANDOM, HEURISTIC, BLOCKING = 0, 1, 2
-BLOCK_BONUS = 15  # the blocking policy's worth of leaving the next player without a move
+RANDOM, HEURISTIC = 0, 1
 MAX_MOVES = 64  # more than any position's legal moves
 
 # -- tables ---------------------------------------------------------------------------------
@@ -274,15 +273,13 @@ def choose(s: np.ndarray, moves: np.ndarray, k: int, policy: int, scratch: np.nd
         return moves[0]
     if policy == RANDOM:
         return moves[rand_below(rng, k)]
-    return heuristic_move(s, moves, k, scratch, rng, policy == BLOCKING)
+    return heuristic_move(s, moves, k, scratch, rng)
 
 
 @njit(cache=True)
 def heuristic_move(s: np.ndarray, moves: np.ndarray, k: int, scratch: np.ndarray,
-                   rng: np.ndarray, blocking: bool = False) -> int:
-    """Shed heavy tiles and doubles, take All Fives' count points; ties at random.
-    ``blocking`` also prefers a move after which the next player cannot play (it sees
-    the hands it is given: meant for playouts of a sampled deal)."""
+                   rng: np.ndarray) -> int:
+    """Shed heavy tiles and doubles, take All Fives' count points; ties at random."""
     best, ties, pick = -1, 0, moves[0]
     allfives = s[VARIANT] == ALLFIVES
     seat = s[TURN]
@@ -290,14 +287,10 @@ def heuristic_move(s: np.ndarray, moves: np.ndarray, k: int, scratch: np.ndarray
         code = moves[i]
         t = code // 5
         value = 2 * (HIGH[t] + LOW[t]) + (3 if HIGH[t] == LOW[t] else 0)
-        if allfives or blocking:
+        if allfives:
             scratch[:] = s
             apply(scratch, code)
-            if allfives:
-                value += 4 * (scratch[COUNT + seat] - s[COUNT + seat])
-            if blocking and not scratch[OVER] and code < DRAW_CODE \
-                    and scratch[HANDS + scratch[TURN]] & playable(scratch) == 0:
-                value += BLOCK_BONUS
+            value += 4 * (scratch[COUNT + seat] - s[COUNT + seat])
         if value > best:
             best, ties, pick = value, 1, code
         elif value == best:
