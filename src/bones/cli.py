@@ -152,10 +152,8 @@ def serve(args: argparse.Namespace) -> int:
 def analyze(path: str, top: int, every: bool) -> int:
     from bones.analysis import analyze as grade
 
-    try:
-        match = load(path)
-    except RecordError as error:
-        print(f"bones analyze: {path}: {error}", file=sys.stderr)
+    match = _load("analyze", path)
+    if match is None:
         return 2
     report = grade(match)
     print(f"{describe_rules(match.rules)}: {len(report.grades)} choices graded by "
@@ -191,11 +189,18 @@ def verify(path: str, commitment: str | None) -> int:
     return 0
 
 
-def replay(path: str) -> int:
+def _load(command: str, path: str) -> Match | None:
+    """A record file's match, or ``None`` after saying in one line why it cannot be read."""
     try:
-        match = load(path)
+        return load(path)
     except RecordError as error:
-        print(f"bones replay: {path}: {error}", file=sys.stderr)
+        print(f"bones {command}: {path}: {error}", file=sys.stderr)
+        return None
+
+
+def replay(path: str) -> int:
+    match = _load("replay", path)
+    if match is None:
         return 2
     for line in replay_lines(match):
         print(line)
