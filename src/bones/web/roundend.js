@@ -18,8 +18,12 @@ function handValue(variant, hand) {
 export function headline(screen, reveal) {
   const { result } = reveal;
   const variant = screen.message.table.variant;
-  if (result.reason === "target") return t("targetReached", { name: screen.sideName(result.winner) });
-  if (result.reason === "domino") return t("domino", { name: screen.seatName(result.ended_by ?? result.winner) });
+  const you = screen.message.you;
+  const ours = you !== null && result.winner === (variant === "kozel" ? you % 2 : you);
+  if (result.reason === "target") {
+    return ours ? t("targetYou") : t("targetReached", { name: screen.sideName(result.winner) });
+  }
+  if (result.reason === "domino") return screen.say("domino", result.ended_by ?? result.winner);
   return variant === "kozel" ? t("fish") : t("blocked");
 }
 
@@ -69,9 +73,13 @@ function matchLine(screen) {
   const table = screen.message.table;
   const lines = [];
   if (table.variant === "kozel" && table.loser !== null) {
-    lines.push(h("p", { class: "goat" }, `🐐 ${t("goat", { name: screen.sideName(table.loser) })}`));
+    lines.push(h("p", { class: "goat" }, t("goat", { name: screen.sideName(table.loser) })));
   }
-  lines.push(h("p", { class: "winner" }, table.winner === null ? t("nobodyWon") : t("wins", { name: screen.sideName(table.winner) })));
+  const you = screen.message.you;
+  const ours = you !== null && table.winner === (table.variant === "kozel" ? you % 2 : you);
+  const won = table.variant === "kozel" ? t("winsYourPair") : t("winsYou");
+  lines.push(h("p", { class: "winner" }, table.winner === null ? t("nobodyWon")
+    : ours ? won : t("wins", { name: screen.sideName(table.winner) })));
   if (table.shutout) lines.push(h("p", {}, t("shutout")));
   const fair = screen.fair;
   if (fair && !fair.pending) {

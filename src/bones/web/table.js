@@ -83,23 +83,22 @@ export class TableScreen {
     const actions = this.message.actions;
     for (let i = 0; i < actions.length; i += 1) {
       const { seat, move } = actions[i];
-      const name = this.seatName(seat);
       if (move === "draw") {
         let n = 1;
         while (actions[i + 1]?.seat === seat && actions[i + 1]?.move === "draw") { n += 1; i += 1; }
-        said.push(t("saidDrew", { name, n }));
+        said.push(this.say("saidDrew", seat, { n }));
       } else if (move === "pass") {
-        said.push(t("saidPassed", { name }));
+        said.push(this.say("saidPassed", seat));
       } else {
         const [tile, place] = move.split(" ");
-        said.push(place ? t("saidPlay", { name, tile: spoken(tile), place: t(`place.${place}`) })
-          : t("saidLead", { name, tile: spoken(tile) }));
+        said.push(place ? this.say("saidPlay", seat, { tile: spoken(tile), place: t(`place.${place}`) })
+          : this.say("saidLead", seat, { tile: spoken(tile) }));
       }
     }
     if (before?.view?.count_points && table.status === "playing") {
       view.count_points.forEach((n, seat) => {
         const gained = n - (before.view.count_points[seat] ?? 0);
-        if (gained > 0) said.push(t("saidScore", { name: this.seatName(seat), n: gained }));
+        if (gained > 0) said.push(this.say("saidScore", seat, { n: gained }));
       });
     }
     if (reveal && !before?.reveal) {
@@ -153,6 +152,12 @@ export class TableScreen {
   }
 
   // -- names ---------------------------------------------------------------------------
+
+  // A sentence about a seat: the "you" form where it is this player ("You drew", not "You drews").
+  say(key, seat, params = {}) {
+    const own = seat === this.message.you && t(`${key}You`, params) !== `${key}You`;
+    return own ? t(`${key}You`, params) : t(key, { name: this.seatName(seat), ...params });
+  }
 
   seatName(seat) {
     const info = this.message.table.seats[seat];
@@ -257,9 +262,9 @@ export class TableScreen {
       h("span", { class: "round" }, t("round", { n: table.round + 1 })),
       h("span", { class: "target" }, `${t("target")}: ${target}`),
       h("span", { class: "scores" }, sides),
-      table.eggs ? h("span", { class: "eggs" }, `🥚 ${table.eggs}`) : null,
+      table.eggs ? h("span", { class: "eggs" }, t("eggsNow", { n: table.eggs })) : null,
       h("span", { class: "seal", id: "seal", title: t("fairCommit", { hash: table.fair }) },
-        `🔒 ${table.fair.slice(0, 10)}`),
+        `${t("sealed")} ${table.fair.slice(0, 10)}`),
       free ? this.inviteButton() : null,
       h("span", { class: "online", id: "online" }));
   }
