@@ -111,6 +111,8 @@ def test_each_kind_of_bad_input_is_named(seats: Seats) -> None:
         (off, json.dumps({"v": 1, "type": "move", "move": "draw"}), "not_your_turn"),
         (on, json.dumps({"v": 1, "type": "move", "move": "x" * 5000}), "too_big"),
     ]
+    on.ws.send(b'{"v": 1, "type": "ping"}')  # a binary frame
+    assert on.until(lambda m: m["type"] == "error")["message"] == "send JSON in a text frame"
     before = seats.info()
     for client, raw, code in cases:
         client.send(raw)

@@ -171,12 +171,12 @@ class Hub:
     async def join(self, table_id: str, name: str, seat: int | None) -> tuple[Table, int, str]:
         live = self._live(table_id)
         token = secrets.token_urlsafe(24)
+        hashed = hash_token(token)
         async with live.lock:
             table = live.table
-            number = table.join(name, hash_token(token), seat)
+            number = table.join(name, hashed, seat)
             try:
-                await asyncio.to_thread(self.store.take_seat, table.id, number, name,
-                                        hash_token(token))
+                await asyncio.to_thread(self.store.take_seat, table.id, number, name, hashed)
             except Exception:
                 table.seats[number].name = table.seats[number].token_hash = None
                 raise
@@ -216,8 +216,13 @@ class Hub:
                 await self._send(live, conn, [])
         try:
             while True:
-                text = await ws.receive_text()
-                if not await self._handle(live, conn, text):
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text = frame.get("text")
+                if text is None:
+                    await self._error(conn, "bad_message", "send JSON in a text frame")
+                elif not await self._handle(live, conn, text):
                     break
         except (WebSocketDisconnect, RuntimeError):
             pass
