@@ -293,3 +293,29 @@ def test_a_whole_round_by_keyboard_alone(web: Server, browser: Browser) -> None:
     tree = page.locator("#match-over").aria_snapshot()
     assert "dialog" in tree and "button" in tree
     page.close()
+
+
+def test_the_page_rides_out_a_server_restart(browser: Browser, tmp_path: Path) -> None:
+    """SIGKILL the server under an open page, start it again: the page reconnects by
+    itself, shows the same table and plays on (no reload)."""
+    from tests.server.live import sqlite_url
+
+    running = Server(sqlite_url(tmp_path / "restart.db")).start()
+    page = browser.new_page()
+    try:
+        player = Player(page, running, random.Random(41))
+        player.new_game("draw", players=2, target="null")
+        player.play_match(drag_once=False, stop_after=2)
+        before = player.read()
+        running.kill()
+        page.wait_for_function("document.querySelector('#online')?.textContent !== ''")
+        running = Server(running.db, port=running.port).start()
+        page.wait_for_function("document.querySelector('#online')?.textContent === ''",
+                               timeout=30_000)
+        page.wait_for_function(READY, timeout=30_000)
+        after = player.read()
+        assert (after["hand"], after["moves"]) == (before["hand"], before["moves"])
+        assert player.play_match(drag_once=False)["status"] == "over"
+    finally:
+        page.close()
+        running.stop()

@@ -150,6 +150,8 @@ def _routes(app: FastAPI, hub: Hub) -> None:
             game = hub.store.game(table_id)
             if game is None:
                 raise HTTPException(404, f"no finished game {table_id!r}")
+            while len(cache) >= 200:  # the oldest analyses make room
+                cache.pop(next(iter(cache)))
             cache[table_id] = {**await _analyze(game.record), "names": game.names}
         return cache[table_id]
 

@@ -24,7 +24,11 @@ export class TableScreen {
     this.connection = new Connection(tableId, token, {
       onState: (message) => this.receive(message),
       onError: (error) => this.flash(t("error", { message: error.message })),
-      onStatus: (online) => { this.online = online; this.renderStatus(); },
+      onStatus: (online) => {  // a new connection may count from lower (a restarted server)
+        this.online = online;
+        this.resync ||= online;
+        this.renderStatus();
+      },
       onHint: (hint) => this.showHint(hint),
     });
     this.resize = new ResizeObserver(() => this.drawBoard());
@@ -44,7 +48,8 @@ export class TableScreen {
 
   receive(message) {
     const before = this.message;
-    if (before && message.table.seq < before.table.seq && this.online) return;
+    if (before && !this.resync && message.table.seq < before.table.seq) return;
+    this.resync = false;
     this.message = message;
     const sealed = `bones.fair.${this.tableId}`;
     if (!localStorage.getItem(sealed)) localStorage.setItem(sealed, message.table.fair);
