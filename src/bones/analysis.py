@@ -67,13 +67,6 @@ class Analysis:
                 "mistakes": [g.to_dict() for g in self.mistakes()]}
 
 
-def _start(rnd: Round) -> Round:
-    start = rnd.copy()
-    while start.moves:
-        start.pop()
-    return start
-
-
 def _frame(rnd: Round, number: int, scores: tuple[int, ...]) -> dict[str, Any]:
     view = rnd.view(0).to_dict()
     keep = ("line", "arms", "spinner", "ends", "places", "count", "boneyard_count", "turn",
@@ -90,7 +83,7 @@ def frames(match: Match) -> list[dict[str, Any]]:
     out = []
     for number, played in enumerate(match.rounds):
         before = match.scores_after[number - 1] if number else (0,) * match.rules.sides
-        rnd = _start(played)
+        rnd = played.rewound(0)
         out.append(_frame(rnd, number, before))
         for move in played.moves:
             rnd.push(move)
@@ -106,7 +99,7 @@ def analyze(match: Match, level: str = GRADER, seed: int = 0) -> Analysis:
         raise ValueError(f"{level} cannot grade moves: it has no evaluate()")
     grades = []
     for number, played in enumerate(match.rounds):
-        rnd = _start(played)
+        rnd = played.rewound(0)
         for index, move in enumerate(played.moves):
             seat = rnd.turn
             assert seat is not None

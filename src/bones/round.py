@@ -600,6 +600,22 @@ class Round:
             count=self._layout.count() if self._spin and self._layout.line else None,
         )
 
+    def rewound(self, moves: int) -> Round:
+        """A copy taken back to how it stood after its first ``moves`` moves.
+
+        >>> from bones import Rules
+        >>> rnd = Round.deal(Rules.preset("block"), seed=1)
+        >>> rnd.push(rnd.legal_moves()[0]); rnd.push(rnd.legal_moves()[0])
+        >>> len(rnd.rewound(1).moves), len(rnd.moves)
+        (1, 2)
+        """
+        if not 0 <= moves <= len(self._log):
+            raise ValueError(f"no position after {moves} moves: {len(self._log)} were played")
+        earlier = self.copy()
+        while len(earlier._log) > moves:
+            earlier.pop()
+        return earlier
+
     def copy(self) -> Round:
         """An independent copy, undo history included."""
         new = object.__new__(Round)

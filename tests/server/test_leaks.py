@@ -18,10 +18,7 @@ TILE = re.compile(r"^[0-6]-[0-6]$")
 
 def _engine_view(match: Match, number: int, moves: int, seat: int) -> dict[str, Any]:
     """The engine's view of ``seat`` after ``moves`` moves of round ``number``."""
-    rnd = match.rounds[number].copy()
-    while len(rnd.moves) > moves:
-        rnd.pop()
-    return rnd.view(seat).to_dict()
+    return match.rounds[number].rewound(moves).view(seat).to_dict()
 
 
 def _tiles(value: Any) -> set[str]:

@@ -130,10 +130,9 @@ def check_against_engine(shown: list[dict[str, Any]], match: Match) -> int:
     """Every noted screen against the engine's view at that point; returns how many."""
     for screen in shown:
         number, seat = screen["round"], int(screen["you"])
-        rnd = match.rounds[number].copy()
+        rnd = match.rounds[number]
         if screen["status"] == "playing":
-            while len(rnd.moves) > screen["moves"]:
-                rnd.pop()
+            rnd = rnd.rewound(screen["moves"])
         view = rnd.view(seat)
         where = f"round {number}, move {screen['moves']}"
         assert screen["hand"] == [str(t) for t in view.hand], where

@@ -20,10 +20,7 @@ HANDS = "[...document.querySelectorAll('.replay-hand')].map((h) => h.dataset.han
 
 
 def _engine_hands(match: Match, number: int, index: int) -> list[str]:
-    rnd = match.rounds[number].copy()
-    while len(rnd.moves) > index:
-        rnd.pop()
-    return [" ".join(str(t) for t in hand) for hand in rnd.hands]
+    return [" ".join(str(t) for t in hand) for hand in match.rounds[number].rewound(index).hands]
 
 
 def test_replay_and_statistics(web: Server, browser: Browser, tmp_path: Path) -> None:

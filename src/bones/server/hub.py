@@ -35,6 +35,7 @@ from bones.server.protocol import (
     ProtocolError,
     Ready,
     StateMessage,
+    TableInfo,
     Undo,
     parse_client,
 )
@@ -353,12 +354,15 @@ class Hub:
 
     async def _broadcast(self, live: _Live, actions: list[Action]) -> None:
         # One after another: a send only waits when a socket's buffer is full, and
-        # a task per send would cost each move a turn of a busy event loop.
+        # a task per send would cost each move a turn of a busy event loop. The public
+        # part is worked out once: the lock holds the table still while it goes out.
+        public = (live.table.info(), live.table.reveal())
         for conn in list(live.conns):
-            await self._send(live, conn, actions)
+            await self._send(live, conn, actions, public)
 
-    async def _send(self, live: _Live, conn: _Conn, actions: list[Action]) -> None:
-        text = self.state(live.table, conn.seat, actions).model_dump_json()
+    async def _send(self, live: _Live, conn: _Conn, actions: list[Action],
+                    public: tuple[TableInfo, dict[str, Any] | None] | None = None) -> None:
+        text = self.state(live.table, conn.seat, actions, public).model_dump_json()
         try:
             async with asyncio.timeout(5):
                 await conn.ws.send_text(text)
@@ -368,12 +372,15 @@ class Hub:
                 await conn.ws.close(code=1011)
 
     @staticmethod
-    def state(table: Table, seat: int | None, actions: list[Action]) -> StateMessage:
-        """What ``seat`` (``None``: a spectator) is sent: drawn tiles only to the drawer."""
+    def state(table: Table, seat: int | None, actions: list[Action],
+              public: tuple[TableInfo, dict[str, Any] | None] | None = None) -> StateMessage:
+        """What ``seat`` (``None``: a spectator) is sent: drawn tiles only to the drawer.
+        ``public``: the table's info and reveal, where the caller already has them."""
         told = [a if a.seat == seat or a.tile is None else a.model_copy(update={"tile": None})
                 for a in actions]
-        return StateMessage(you=seat, table=table.info(),
-                            view=table.view(seat) or {}, actions=told, reveal=table.reveal())
+        info, reveal = public or (table.info(), table.reveal())
+        return StateMessage(you=seat, table=info, view=table.view(seat) or {}, actions=told,
+                            reveal=reveal)
 
     # -- bots, readiness, clocks and absences --------------------------------------------
 

@@ -64,9 +64,10 @@ function faces(near, far, flow) {
   return flow === "right" || flow === "down" ? [near, far] : [far, near];
 }
 
+const key = (p) => `${Math.max(...p)}-${Math.min(...p)}`;
+
 function centreIndex(view) {
   const line = view.line;
-  const key = (p) => `${Math.max(...p)}-${Math.min(...p)}`;
   const wanted = view.spinner ?? view.lead?.tile;
   const index = line.findIndex((p) => key(p) === wanted);
   return index >= 0 ? index : 0;
@@ -145,8 +146,6 @@ export function bestLayout(view, cw, ch, maxUnit = 30) {
   }
   return best;
 }
-
-const key = (p) => `${Math.max(...p)}-${Math.min(...p)}`;
 
 // Draw the board into `svg` (sized cw x ch px); `last` is the tile last placed.
 export function drawBoard(svg, view, cw, ch,
