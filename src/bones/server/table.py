@@ -82,7 +82,9 @@ class Table:
     created: datetime = field(default_factory=lambda: datetime.now(UTC))
     match: Match | None = None
     shown: int = 0
-    """Finished rounds everyone has seen; while it trails the results, play waits."""
+    """Finished rounds everyone has seen; while it trails the results, play waits and
+    the first unseen one is on show. Rounds are shown one at a time: in All Fives a
+    deal's automatic lead can reach the target, so one move may end two rounds."""
     ready: set[int] = field(default_factory=set)
     assists: list[dict[str, Any]] = field(default_factory=list)
     """Every hint given and every undo, for the record."""
@@ -106,8 +108,9 @@ class Table:
         match = self.match
         if match is None:
             return "waiting"
-        if len(match.results) > self.shown:
-            return "over" if match.is_over else "between"
+        unseen = len(match.results) - self.shown
+        if unseen > 0:
+            return "over" if match.is_over and unseen == 1 else "between"
         return "playing"
 
     @property
@@ -238,7 +241,7 @@ class Table:
 
     def _release(self) -> None:
         assert self.match is not None
-        self.shown = len(self.match.results)
+        self.shown += 1
         self.ready.clear()
 
     def _push(self, move: Any, actions: list[Action]) -> None:
@@ -308,9 +311,9 @@ class Table:
         match = self.match
         status = self.status
         scores: list[int] = [0] * self.rules.sides
-        shown_round = 0
+        shown_round, over = 0, status == "over"
         if match is not None:
-            shown_round = len(match.rounds) - 1 if status == "playing" else len(match.results) - 1
+            shown_round = len(match.rounds) - 1 if status == "playing" else self.shown
             scores = list(match.scores if status in ("playing", "over")
                           else match.scores_after[shown_round])
         return TableInfo(
@@ -321,10 +324,12 @@ class Table:
                    for n, s in enumerate(self.seats)],
             round=shown_round, scores=scores, eggs=match.eggs if match else 0,
             ready=sorted(self.ready),
-            winner=match.winner if match else None, loser=match.loser if match else None,
-            shutout=bool(match and match.shutout), bot_delay=self.bot_delay, clock=self.clock,
+            winner=match.winner if match and over else None,
+            loser=match.loser if match and over else None,
+            shutout=bool(match and over and match.shutout),
+            bot_delay=self.bot_delay, clock=self.clock,
             created=self.created.isoformat(), fair=self.deck.commitment,
-            fair_reveal=self.deck.reveal() if status == "over" else None,
+            fair_reveal=self.deck.reveal() if over else None,
         )
 
     def view(self, seat: int | None) -> dict[str, Any] | None:
@@ -333,7 +338,7 @@ class Table:
         if match is None:
             return None
         status = self.status
-        rnd = match.round if status == "playing" else match.rounds[len(match.results) - 1]
+        rnd = match.round if status == "playing" else match.rounds[self.shown]
         view = rnd.view(0 if seat is None else seat).to_dict()
         if seat is None:
             view.update(seat=None, hand=[], legal_moves=[])
@@ -342,9 +347,10 @@ class Table:
     def reveal(self) -> dict[str, Any] | None:
         """Between rounds and at the end: every hand as it ended, and the score."""
         match = self.match
-        if match is None or self.status not in ("between", "over"):
+        status = self.status
+        if match is None or status not in ("between", "over"):
             return None
-        number = len(match.results) - 1
+        number = self.shown
         rnd, result = match.rounds[number], match.results[number]
         return {
             "round": number,
@@ -355,7 +361,7 @@ class Table:
             [0] * self.rules.sides,
             "scores_after": list(match.scores_after[number]),
             "eggs": match.eggs,
-            "match_over": match.is_over,
+            "match_over": status == "over",
         }
 
     def game(self) -> dict[str, Any]:
