@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from bones import kernel
 from bones.bots.base import Bot
-from bones.bots.sampler import Sampler
+from bones.bots.sampler import Determinization, Sampler
 from bones.bots.table import as_array
 from bones.kernel import core, encode_move
 from bones.moves import Move
@@ -47,13 +47,17 @@ class HardBot(Bot):
         choices = [m for m, v in zip(view.legal_moves, values, strict=True) if v >= best - 1e-9]
         return self.rng.choice(choices)
 
+    def deals(self, view: PlayerView) -> list[Determinization]:
+        """The deals of the hidden tiles to play the moves out in: uniform samples."""
+        sampler = Sampler(view)
+        return [sampler.sample(self.rng) for _ in range(self.samples)]
+
     def evaluate(self, view: PlayerView) -> list[float]:
         """The average margin of each legal move, over the sampled deals."""
         moves = [encode_move(m) for m in view.legal_moves]
-        sampler = Sampler(view)
+        deals = self.deals(view)
         states = []
-        for _ in range(self.samples):
-            deal = sampler.sample(self.rng)
+        for deal in deals:
             base = kernel.position(view.rules, deal.hands, deal.boneyard, view)
             for code in moves:
                 state = base.copy()
@@ -65,4 +69,4 @@ class HardBot(Bot):
         values = kernel.evaluate(as_array(states), view.rules.side_of(view.seat),
                                  self.playouts, self.policy, self.budget, bonus,
                                  seed=self.rng.getrandbits(32), solvable=self.solvable)
-        return [float(v) for v in values.reshape(self.samples, len(moves)).mean(axis=0)]
+        return [float(v) for v in values.reshape(len(deals), len(moves)).mean(axis=0)]

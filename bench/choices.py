@@ -1,0 +1,102 @@
+"""Fit the choice model of ``bones.bots.inference`` to a bot's own play.
+
+    python bench/choices.py [--level hard] [--variant kozel] [--rounds 300] [--jobs 2]
+
+Plays rounds between bots of one level, keeps every choice among two or more moves
+from the mover's view (its hand, the open ends, what it chose), and fits the weights of
+a conditional logit by Newton's method. Prints the weights, their standard errors and
+how much better than chance the model predicts the choices (on rounds it was not fitted
+to).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+from rich.progress import Progress
+
+from bones import Round, Rules, bots
+from bones.bots.inference import Ends, features, options
+from bones.moves import Play
+from bones.tiles import mask_of
+
+Sample = tuple[np.ndarray, int]  # features of each option, the option chosen
+
+
+def _rounds(level: str, variant: str, players: int, seeds: list[int]) -> list[Sample]:
+    rules = Rules.preset(variant, players=players)
+    seats = [bots.get(level, seed=seeds[0] * 10 + n) for n in range(players)]
+    found: list[Sample] = []
+    for seed in seeds:
+        rnd = Round.deal(rules, seed=seed)
+        while not rnd.is_over:
+            view = rnd.view(rnd.turn)
+            move = seats[view.seat].choose(view)
+            if isinstance(move, Play) and len(view.legal_moves) > 1:
+                hand = mask_of(view.hand)
+                ends: Ends = (view.ends[0], view.ends[1]) if view.ends else None
+                listed = options(hand, ends)
+                rows = np.array([features(hand, ends, t, e) for t, e in listed])
+                found.append((rows, listed.index((move.tile, move.end))))
+            rnd.push(move)
+    return found
+
+
+def fit(samples: list[Sample], steps: int = 30) -> tuple[np.ndarray, np.ndarray]:
+    """Maximum-likelihood weights and their standard errors."""
+    w = np.zeros(samples[0][0].shape[1])
+    hessian = np.eye(len(w))
+    for _ in range(steps):
+        grad, hessian = np.zeros_like(w), np.zeros((len(w), len(w)))
+        for rows, chosen in samples:
+            p = np.exp(rows @ w - (rows @ w).max())
+            p /= p.sum()
+            mean = p @ rows
+            grad += rows[chosen] - mean
+            hessian += (rows * p[:, None]).T @ rows - np.outer(mean, mean)
+        w += np.linalg.solve(hessian + 1e-9 * np.eye(len(w)), grad)
+    return w, np.sqrt(np.diag(np.linalg.inv(hessian)))
+
+
+def log_likelihood(samples: list[Sample], w: np.ndarray) -> float:
+    total = 0.0
+    for rows, chosen in samples:
+        s = rows @ w
+        total += s[chosen] - s.max() - np.log(np.exp(s - s.max()).sum())
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--level", default="hard")
+    parser.add_argument("--variant", default="kozel")
+    parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--rounds", type=int, default=300)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    players = args.players or Rules.preset(args.variant).players
+    chunks = [list(range(i, min(i + 10, args.rounds))) for i in range(0, args.rounds, 10)]
+    samples: list[Sample] = []
+    with Progress() as progress, ProcessPoolExecutor(args.jobs) as pool:
+        task = progress.add_task(f"{args.level} at {args.variant}", total=args.rounds)
+        futures = [pool.submit(_rounds, args.level, args.variant, players, c) for c in chunks]
+        for chunk, future in zip(chunks, futures, strict=True):
+            samples += future.result()
+            progress.advance(task, len(chunk))
+    half = len(samples) // 2
+    w, se = fit(samples[:half])
+    chance = log_likelihood(samples[half:], np.zeros_like(w))
+    model = log_likelihood(samples[half:], w)
+    print(f"{len(samples)} choices; weights (pips, double, fits, opened):")
+    print("  " + ", ".join(f"{x:.3f} ± {e:.3f}" for x, e in zip(w, se, strict=True)))
+    print(f"held-out log-likelihood per choice: chance {chance / (len(samples) - half):.3f}, "
+          f"model {model / (len(samples) - half):.3f}")
+    w_all, _ = fit(samples)
+    print("on every choice: (" + ", ".join(f"{x:.2f}" for x in w_all) + ")")
+
+
+if __name__ == "__main__":
+    main()
