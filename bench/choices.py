@@ -19,8 +19,7 @@ import numpy as np
 from rich.progress import Progress
 
 from bones import Round, Rules, bots
-from bones.bots.inference import Ends, features, options
-from bones.moves import Play
+from bones.bots.inference import FEATURES, choices, features, options
 from bones.tiles import mask_of
 
 Sample = tuple[np.ndarray, int]  # features of each option, the option chosen
@@ -33,15 +32,15 @@ def _rounds(level: str, variant: str, players: int, seeds: list[int]) -> list[Sa
     for seed in seeds:
         rnd = Round.deal(rules, seed=seed)
         while not rnd.is_over:
-            view = rnd.view(rnd.turn)
-            move = seats[view.seat].choose(view)
-            if isinstance(move, Play) and len(view.legal_moves) > 1:
-                hand = mask_of(view.hand)
-                ends: Ends = (view.ends[0], view.ends[1]) if view.ends else None
-                listed = options(hand, ends)
-                rows = np.array([features(hand, ends, t, e) for t, e in listed])
-                found.append((rows, listed.index((move.tile, move.end))))
-            rnd.push(move)
+            rnd.push(seats[rnd.turn or 0].choose(rnd.view(rnd.turn or 0)))
+        hands = [mask_of(h) for h in rnd.hands]
+        for seat in range(players):  # each seat's choices, as the seat before it saw them
+            for choice in choices(rnd.view((seat - 1) % players)):
+                hand = hands[seat] | choice.later | choice.tile.bit
+                listed = options(hand, choice.ends)
+                if choice.seat == seat and len(listed) > 1:
+                    rows = np.array([features(hand, choice, t, e) for t, e in listed])
+                    found.append((rows, listed.index((choice.tile, choice.end))))
     return found
 
 
@@ -57,8 +56,12 @@ def fit(samples: list[Sample], steps: int = 30) -> tuple[np.ndarray, np.ndarray]
             mean = p @ rows
             grad += rows[chosen] - mean
             hessian += (rows * p[:, None]).T @ rows - np.outer(mean, mean)
-        w += np.linalg.solve(hessian + 1e-9 * np.eye(len(w)), grad)
-    return w, np.sqrt(np.diag(np.linalg.inv(hessian)))
+        w += np.linalg.solve(hessian + RIDGE, grad)
+    return w, np.sqrt(np.diag(np.linalg.inv(hessian + RIDGE)))
+
+
+RIDGE = 1e-6 * np.eye(len(FEATURES))
+"""Keeps a feature that never varies (the partner in a 2-player game) at weight 0."""
 
 
 def log_likelihood(samples: list[Sample], w: np.ndarray) -> float:
@@ -90,7 +93,7 @@ def main() -> None:
     w, se = fit(samples[:half])
     chance = log_likelihood(samples[half:], np.zeros_like(w))
     model = log_likelihood(samples[half:], w)
-    print(f"{len(samples)} choices; weights (pips, double, fits, opened):")
+    print(f"{len(samples)} choices; weights ({', '.join(FEATURES)}):")
     print("  " + ", ".join(f"{x:.3f} ± {e:.3f}" for x, e in zip(w, se, strict=True)))
     print(f"held-out log-likelihood per choice: chance {chance / (len(samples) - half):.3f}, "
           f"model {model / (len(samples) - half):.3f}")

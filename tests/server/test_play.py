@@ -11,7 +11,7 @@ GAMES = [
     ("draw", {"players": 2, "target": 50}, ["Ann", "easy"]),
     ("draw", {"players": 3, "target": None}, ["Ann", "Ben", "medium"]),
     ("block", {"players": 4, "target": 50}, ["Ann", "easy", "Ben", "hard"]),
-    ("kozel", {"target": 50}, ["Ann", "easy", "Ben", "medium"]),
+    ("kozel", {"target": 50}, ["Ann", "expert", "Ben", "medium"]),
     ("allfives", {"target": 50}, ["Ann", "Ben"]),
 ]
 

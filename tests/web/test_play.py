@@ -13,31 +13,36 @@ from tests.server.live import Server
 from tests.web.conftest import DESKTOP, PHONE
 from tests.web.driver import READY, Player, check_against_engine
 
+EASY = ("easy", "easy", "easy")
 MATCHES = [
-    ("draw", 2, "50", DESKTOP),
-    ("draw", 4, "single", PHONE),
-    ("block", 3, "50", DESKTOP),
-    ("kozel", None, "50", DESKTOP),
-    ("allfives", None, "50", PHONE),
+    ("draw", 2, "50", DESKTOP, EASY),
+    ("draw", 4, "single", PHONE, EASY),
+    ("block", 3, "50", DESKTOP, EASY),
+    ("kozel", None, "50", DESKTOP, ("expert", "hard", "medium")),
+    ("allfives", None, "50", PHONE, EASY),
 ]
 
 
-@pytest.mark.parametrize(("variant", "players", "target", "device"), MATCHES,
+@pytest.mark.parametrize(("variant", "players", "target", "device", "levels"), MATCHES,
                          ids=[f"{m[0]}-{m[1] or ''}-{'phone' if m[3] is PHONE else 'desktop'}"
                               for m in MATCHES])
 def test_a_whole_match_through_the_page(web: Server, browser: Browser, variant: str,
                                         players: int | None, target: str,
-                                        device: dict[str, object]) -> None:
+                                        device: dict[str, object],
+                                        levels: tuple[str, ...]) -> None:
     context = browser.new_context(**device)  # type: ignore[arg-type]
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     player = Player(page, web, random.Random(variant))
     table = player.new_game(variant, players=players,
-                            target="null" if target == "single" else target)
+                            target="null" if target == "single" else target, levels=levels)
     end = player.play_match()
-    match = Match.from_record(web.get(f"/api/games/{table}/record"))
+    record = web.get(f"/api/games/{table}/record")
+    match = Match.from_record(record)
     assert end["status"] == "over" and match.is_over
+    seats = web.get(f"/api/tables/{table}")["seats"]
+    assert [s["level"] for s in seats[1:]] == list(levels[:len(seats) - 1])
     checked = check_against_engine(player.shown, match)
     assert checked >= 4
     assert player.dragged

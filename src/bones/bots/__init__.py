@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from bones.bots.base import Bot
 from bones.bots.easy import EasyBot
+from bones.bots.expert import ExpertBot
 from bones.bots.hard import HardBot
 from bones.bots.heaviest import HeaviestBot
 from bones.bots.medium import MediumBot
 
-__all__ = ["BASELINES", "LEVELS", "Bot", "EasyBot", "HardBot", "HeaviestBot", "MediumBot", "get"]
+__all__ = ["BASELINES", "LEVELS", "Bot", "EasyBot", "ExpertBot", "HardBot", "HeaviestBot",
+           "MediumBot", "get"]
 
-LEVELS: dict[str, type[Bot]] = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
+LEVELS: dict[str, type[Bot]] = {
+    "easy": EasyBot, "medium": MediumBot, "hard": HardBot, "expert": ExpertBot}
 """The levels players choose from."""
 BASELINES: dict[str, type[Bot]] = {"heaviest": HeaviestBot}
 """Yardsticks for the arena."""

@@ -3,15 +3,26 @@
 Hard deals the hidden tiles uniformly among everything consistent with the facts. Expert
 deals ``pool`` times as many, weighs each deal by how likely it makes the placements the
 others chose (``bones.bots.inference``), and keeps ``samples`` of them drawn in
-proportion to those weights, before it plays every move out as Hard does.
+proportion to those weights, before it plays every move out as Hard does. All Fives has
+no model yet (its spinner is not read), so there Expert plays as Hard.
+
+>>> from bones import Round, Rules
+>>> rnd = Round.deal(Rules.preset("kozel"), seed=4)
+>>> for _ in range(6):
+...     rnd.push(rnd.legal_moves()[-1])
+>>> expert = ExpertBot(seed=1)
+>>> expert.choose(rnd.view(rnd.turn)) in rnd.legal_moves()
+True
+>>> len(expert.deals(rnd.view(rnd.turn)))  # the deals kept, by weight
+120
 """
 
 from __future__ import annotations
 
-import math
+import numpy as np
 
 from bones.bots.hard import HardBot
-from bones.bots.inference import MODEL, ChoiceModel, choices
+from bones.bots.inference import MODELS, ChoiceModel, choices
 from bones.bots.sampler import Determinization, Sampler
 from bones.tiles import mask_of
 from bones.view import PlayerView
@@ -23,18 +34,19 @@ class ExpertBot(HardBot):
 
     level = "expert"
 
-    def __init__(self, seed: int | None = None, samples: int = 120, pool: int = 4,
-                 model: ChoiceModel = MODEL, **hard: object) -> None:
+    def __init__(self, seed: int | None = None, samples: int = 120, pool: int = 8,
+                 model: ChoiceModel | None = None, **hard: object) -> None:
         super().__init__(seed, samples=samples, **hard)  # type: ignore[arg-type]
         self.pool, self.model = pool, model
 
     def deals(self, view: PlayerView) -> list[Determinization]:
         made = choices(view)
-        if not made:
+        model = self.model or MODELS.get(view.rules.variant)
+        if not made or model is None:
             return super().deals(view)
         sampler = Sampler(view)
         drawn = [sampler.sample(self.rng) for _ in range(self.samples * self.pool)]
-        logs = [self.model.log_likelihood(made, [mask_of(h) for h in d.hands]) for d in drawn]
-        top = max(logs)
-        weights = [math.exp(x - top) for x in logs]
-        return self.rng.choices(drawn, weights=weights, k=self.samples)
+        hands = np.array([[mask_of(h) for h in d.hands] for d in drawn], dtype=np.int64)
+        logs = model.log_likelihoods(made, hands)
+        weights = np.exp(logs - logs.max())
+        return self.rng.choices(drawn, weights=weights.tolist(), k=self.samples)

@@ -273,12 +273,12 @@ def choose(s: np.ndarray, moves: np.ndarray, k: int, policy: int, scratch: np.nd
         return moves[0]
     if policy == RANDOM:
         return moves[rand_below(rng, k)]
-    return heuristic_move(s, moves, k, scratch, rng, policy - HEURISTIC)
+    return heuristic_move(s, moves, k, scratch, rng)
 
 
 @njit(cache=True)
 def heuristic_move(s: np.ndarray, moves: np.ndarray, k: int, scratch: np.ndarray,
-                   rng: np.ndarray, follow: int = 0) -> int:
+                   rng: np.ndarray) -> int:
     """Shed heavy tiles and doubles, take All Fives' count points; ties at random."""
     best, ties, pick = -1, 0, moves[0]
     allfives = s[VARIANT] == ALLFIVES
@@ -287,11 +287,10 @@ def heuristic_move(s: np.ndarray, moves: np.ndarray, k: int, scratch: np.ndarray
         code = moves[i]
         t = code // 5
         value = 2 * (HIGH[t] + LOW[t]) + (3 if HIGH[t] == LOW[t] else 0)
-        if allfives or follow:
+        if allfives:
             scratch[:] = s
             apply(scratch, code)
             value += 4 * (scratch[COUNT + seat] - s[COUNT + seat])
-            value += follow * popcount(scratch[HANDS + seat] & playable(scratch))
         if value > best:
             best, ties, pick = value, 1, code
         elif value == best:

@@ -57,7 +57,7 @@ __all__ = [
 VERSION: Literal[1] = 1
 """The protocol version every message carries in ``v``."""
 
-Level = Literal["easy", "medium", "hard"]
+Level = Literal["easy", "medium", "hard", "expert"]
 SeatNumber = Annotated[
     int, Field(ge=0, le=3),
     BeforeValidator(lambda v: int(v) if isinstance(v, float) and v.is_integer() else v)]
