@@ -11,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bones import Round, Rules
+from bones.bots import HardBot
 from bones.bots.inference import MODELS, choices, options
+from bones.bots.sampler import Sampler
 from bones.moves import Play
 from bones.tiles import mask_of
 
@@ -76,9 +78,6 @@ def test_the_true_deal_explains_hards_choices_better_than_a_random_one(
     """The model must tell deals apart in the right direction: over positions from rounds
     Hard played, the deal that really was scores higher than the uniform deals the
     sampler offers, on average."""
-    from bones.bots import HardBot  # noqa: PLC0415
-    from bones.bots.sampler import Sampler  # noqa: PLC0415
-
     model = MODELS[variant]
     rules = Rules.preset(variant, players=players)
     seats = [HardBot(seed=n, samples=30) for n in range(players)]
