@@ -41,7 +41,7 @@ def test_frames_show_every_position_and_hand(variant: str) -> None:
 def test_grades_are_from_the_choosers_view_and_never_negative() -> None:
     match = _careless("draw", 5)
     report = analyze(match, seed=0)
-    assert report.grader == "hard"
+    assert report.grader == "expert"  # issue 7: the Expert bot grades
     assert report.grades and all(g.loss >= 0 for g in report.grades)
     assert all((g.loss == 0) == (g.value == g.best_value) for g in report.grades)
     careless = [g for g in report.grades if g.seat == 0]
@@ -55,6 +55,6 @@ def test_bones_analyze(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     path.write_text(json.dumps(_careless("draw", 5).record()))
     assert main(["analyze", str(path), "--all"]) == 0
     out = capsys.readouterr().out
-    assert "graded by Hard" in out and "costliest mistakes:" in out and "cost" in out
+    assert "graded by Expert" in out and "costliest mistakes:" in out and "cost" in out
     path.write_text("{}")
     assert main(["analyze", str(path)]) == 2

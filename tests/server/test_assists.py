@@ -73,15 +73,22 @@ def test_no_hint_or_undo_with_other_humans(server: Server) -> None:
 def test_undo_survives_a_restart(tmp_path: Path) -> None:
     db = sqlite_url(tmp_path / "undo.db")
     running = Server(db).start()
-    made = running.create("block", [{"kind": "human", "name": "Kai"},
-                                    {"kind": "bot", "level": "easy"}], options={"target": None})
-    table = made["table"]["id"]
-    client = running.socket(table, made["token"])
-    first = _turn(client)
-    client.send({"v": 1, "type": "move", "move": first["view"]["legal_moves"][0]})
-    second = client.until(lambda m: my_turn(m) and len(m["view"]["history"]) > len(
-        first["view"]["history"]))
-    assert second["table"]["status"] == "playing"
+    for _ in range(20):  # a 2-player block round may end before the human's second turn
+        made = running.create("block", [{"kind": "human", "name": "Kai"},
+                                        {"kind": "bot", "level": "easy"}],
+                              options={"target": None})
+        table = made["table"]["id"]
+        client = running.socket(table, made["token"])
+        first = _turn(client)
+        start = len(first["view"]["history"])
+        client.send({"v": 1, "type": "move", "move": first["view"]["legal_moves"][0]})
+        second = client.until(lambda m, start=start: m["type"] == "state" and (
+            m["table"]["status"] != "playing"
+            or (my_turn(m) and len(m["view"]["history"]) > start)))
+        if second["table"]["status"] == "playing":
+            break
+    else:
+        raise AssertionError("20 rounds ended before the human's second turn")
     client.send({"v": 1, "type": "undo"})
     client.until(lambda m: m["type"] == "state"
                  and len(m["view"]["history"]) == len(first["view"]["history"]))
