@@ -2,17 +2,15 @@
 
 The table knows nothing of sockets or databases. Each change returns the log entries it
 made; the server stores them before it tells anyone, and a table rebuilt from its log
-(:meth:`Table.restore`) is the same table. Deals come from ``secrets.SystemRandom``
-and are logged as they are made, so a replay never needs a seed.
+(:meth:`Table.restore`) is the same table. Deals come from the table's ``FairDeck`` (a
+secret committed to in public) and are logged as they are made.
 
 >>> from bones.rules import Rules
 >>> table = Table("t", Rules.preset("draw", target=None),
 ...               [Seat("human", name="Ann"), Seat("bot", level="easy")])
 >>> entries = table.start()
->>> [kind for kind, _, _ in entries]
-['deal']
->>> table.status
-'playing'
+>>> entries[0][0], table.status          # the deal, then any forced draws it brings
+('deal', 'playing')
 """
 
 from __future__ import annotations
