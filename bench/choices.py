@@ -36,11 +36,11 @@ def _rounds(level: str, variant: str, players: int, seeds: list[int]) -> list[Sa
         hands = [mask_of(h) for h in rnd.hands]
         for seat in range(players):  # each seat's choices, as the seat before it saw them
             for choice in choices(rnd.view((seat - 1) % players)):
-                hand = hands[seat] | choice.later | choice.tile.bit
+                hand = hands[seat] | choice.since
                 listed = options(hand, choice.ends)
                 if choice.seat == seat and len(listed) > 1:
-                    rows = np.array([features(hand, choice, t, e) for t, e in listed])
-                    found.append((rows, listed.index((choice.tile, choice.end))))
+                    rows = np.array([features(hand, choice, play) for play in listed])
+                    found.append((rows, listed.index(choice.move)))
     return found
 
 

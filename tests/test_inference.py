@@ -40,10 +40,10 @@ def test_options_are_the_engines_moves_then(variant: str, players: int, seed: in
             assert choice.seat != seat
             then = rnd.rewound(choice.at)
             assert then.turn == choice.seat
-            assert view.history[choice.at] == (choice.seat, str(Play(choice.tile, choice.end)))
-            hand = truth[choice.seat] | choice.later | choice.tile.bit
+            assert view.history[choice.at] == (choice.seat, str(choice.move))
+            hand = truth[choice.seat] | choice.since
             assert hand == mask_of(then.hands[choice.seat])
-            allowed = [(m.tile, m.end) for m in then.legal_moves() if isinstance(m, Play)]
+            allowed = [m for m in then.legal_moves() if isinstance(m, Play)]
             assert options(hand, choice.ends) == allowed
             assert math.isfinite(MODELS[variant].log_probability(hand, choice))
 

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bones.moves import Play, parse_move
-from bones.tiles import DOUBLE_SIX, SUIT, Tile
-from bones.view import PlayerView
+from bones.moves import FITS, PLAYS, Play, parse_move
+from bones.tiles import SUIT, tiles_of
+from bones.view import PlayerView, infer_lacks
 
 __all__ = ["FEATURES", "MODELS", "Choice", "ChoiceModel", "choices", "features", "options"]
 
@@ -43,18 +43,17 @@ Ends = tuple[int, int] | None
 
 @dataclass(frozen=True)
 class Choice:
-    """A placement another seat chose: the ends it saw, what it placed where, and the
-    tiles it placed afterwards (its hand then was its hand now and these)."""
+    """A placement another seat chose: the ends it saw, the move, and every tile it has
+    placed since, this one included (its hand then was its hand now and these)."""
 
     at: int
     """The index of the placement in the view's history."""
     seat: int
     ends: Ends
-    tile: Tile
-    end: str | None
-    later: int
-    lacks: tuple[int, ...]
-    """Per seat, the mask of numbers it had shown it lacked by then."""
+    move: Play
+    since: int
+    lacks: tuple[frozenset[int], ...]
+    """Per seat, the numbers it had shown it lacked by then (as ``PlayerView.lacks``)."""
     placed: int
     """The tiles on the table by then."""
     partner: int | None
@@ -72,27 +71,26 @@ def choices(view: PlayerView) -> list[Choice]:
     if lead is not None and lead.automatic:
         ends = (lead.tile.high, lead.tile.low)
     players = view.rules.players
-    lacks = [0] * players
+    shown: list[tuple[int, str, int]] = []  # draws and passes, for ``infer_lacks``
     placed = lead.tile.bit if ends is not None and lead is not None else 0
     owners = [-1, -1] if lead is None else [lead.seat, lead.seat]
-    made: list[tuple[int, int, Ends, Play, tuple[int, ...], int, tuple[int, int]]] = []
+    made: list[tuple[int, int, Ends, Play, tuple[frozenset[int], ...], int,
+                     tuple[int, int]]] = []
     drew: dict[int, int] = {}  # seat -> index in ``made`` after which it last drew
     for at, (seat, text) in enumerate(view.history):
         move = parse_move(text)
         if not isinstance(move, Play):
-            numbers = 0 if ends is None else 1 << ends[0] | 1 << ends[1]
+            shown.append((seat, text, 0 if ends is None else 1 << ends[0] | 1 << ends[1]))
             if text == "draw":
                 drew[seat] = len(made)
-                lacks[seat] = numbers
-            else:
-                lacks[seat] |= numbers
             continue
-        made.append((at, seat, ends, move, tuple(lacks), placed, (owners[0], owners[1])))
+        made.append((at, seat, ends, move, infer_lacks(players, shown), placed,
+                     (owners[0], owners[1])))
         if move.end is None:
             owners = [seat, seat]
         else:
             owners[move.end == "right"] = seat
-        ends = _after(ends, move.tile, move.end)
+        ends = _after(ends, move)
         placed |= move.tile.bit
     found: list[Choice] = []
     pairs = view.rules.variant == "kozel"
@@ -100,61 +98,57 @@ def choices(view: PlayerView) -> list[Choice]:
     for n, (at, seat, before, move, known, table, who) in enumerate(made):
         if seat == view.seat or drew.get(seat, -1) > n:
             continue
-        later = sum(m.tile.bit for _, s, _, m, *_ in made[n + 1:] if s == seat)
+        since = sum(m.tile.bit for _, s, _, m, *_ in made[n:] if s == seat)
         friendly = (who[0] >= 0 and side(who[0]) == side(seat),
                     who[1] >= 0 and side(who[1]) == side(seat))
-        found.append(Choice(at, seat, before, move.tile, move.end, later, known, table,
+        found.append(Choice(at, seat, before, move, since, known, table,
                             (seat + 2) % players if pairs else None, friendly))
     return found
 
 
-def _after(ends: Ends, tile: Tile, end: str | None) -> tuple[int, int]:
+def _after(ends: Ends, play: Play) -> tuple[int, int]:
+    tile = play.tile
     if ends is None:
         return (tile.high, tile.low)
     left, right = ends
-    if end == "left":
+    if play.end == "left":
         return (tile.other(left), right)
     return (left, tile.other(right))
 
 
-def options(hand: int, ends: Ends) -> list[tuple[Tile, str | None]]:
-    """The placements a hand has at these ends, in the engine's order."""
-    tiles = [t for t in DOUBLE_SIX if hand & t.bit]
+def options(hand: int, ends: Ends) -> list[Play]:
+    """The placements a hand has at these ends, as the engine lists them."""
     if ends is None:
-        return [(t, None) for t in reversed(tiles)]
-    found: list[tuple[Tile, str | None]] = []
-    for end, number in zip(("left", "right"), ends, strict=True):
-        found += [(t, end) for t in reversed(tiles) if t.has(number)]
-    return found
+        return [PLAYS[t.index][None] for t in tiles_of(hand)]
+    return [*FITS[0][hand & SUIT[ends[0]]], *FITS[1][hand & SUIT[ends[1]]]]
 
 
-def features(hand: int, choice: Choice, tile: Tile, end: str | None) -> tuple[float, ...]:
+def features(hand: int, choice: Choice, play: Play) -> tuple[float, ...]:
     """What a placement says about its mover: the pips it sheds, whether it is a double,
     how many of the tiles left would fit the new ends and how many carry the number it
     opens; whether it covers an end its own side made; how many of the tiles left carry
     the number it covers; and what it does at the table: whether the next seat or the
     partner has shown it lacks the number opened, and how much of that number is out."""
-    row = _features(np.array([hand], dtype=np.int64), choice, tile, end)[0]
+    row = _features(np.array([hand], dtype=np.int64), choice, play)[0]
     return tuple(float(x) for x in row)
 
 
-def _features(hands: np.ndarray, choice: Choice, tile: Tile, end: str | None) -> np.ndarray:
+def _features(hands: np.ndarray, choice: Choice, play: Play) -> np.ndarray:
     """``features`` for many hands at once: one row per hand."""
+    tile, end = play.tile, play.end
     rest = hands & ~tile.bit
-    after = _after(choice.ends, tile, end)
-    numbers = 1 << after[0] | 1 << after[1]
-    if end is not None:
-        numbers = 1 << (after[0] if end == "left" else after[1])
-    own = sum(SUIT[n] for n in range(7) if numbers >> n & 1)
+    after = _after(choice.ends, play)
+    opened = set(after) if end is None else {after[end == "right"]}
+    own = sum(SUIT[n] for n in opened)
     lacks = choice.lacks
-    partner = choice.partner is not None and lacks[choice.partner] & numbers != 0
+    partner = choice.partner is not None and bool(lacks[choice.partner] & opened)
     covered = 0 if end is None or choice.ends is None else SUIT[choice.ends[end == "right"]]
     rows = np.empty((len(hands), len(FEATURES)))
     rows[:, 0] = tile.value / 6
     rows[:, 1] = tile.is_double
     rows[:, 2] = np.bitwise_count(rest & (SUIT[after[0]] | SUIT[after[1]])) / 3
     rows[:, 3] = np.bitwise_count(rest & own) / 3
-    rows[:, 4] = lacks[(choice.seat + 1) % len(lacks)] & numbers != 0
+    rows[:, 4] = bool(lacks[(choice.seat + 1) % len(lacks)] & opened)
     rows[:, 5] = partner
     rows[:, 6] = ((choice.placed | tile.bit) & own).bit_count() / 7
     rows[:, 7] = end is not None and choice.friendly[end == "right"]
@@ -184,7 +178,7 @@ class ChoiceModel:
         """``log_likelihood`` of many deals at once: ``hands[deal, seat]`` are masks."""
         total = np.zeros(len(hands))
         for choice in made:
-            then = hands[:, choice.seat] | (choice.later | choice.tile.bit)
+            then = hands[:, choice.seat] | choice.since
             total += self._log_probabilities(then, choice)
         return total
 
@@ -192,13 +186,13 @@ class ChoiceModel:
         weights = np.array(self.weights)
         scores: list[np.ndarray] = []
         chosen = None
-        for tile, end in options(ALL & ~choice.placed, choice.ends):
-            held = (hands >> tile.index & 1).astype(bool)
-            if tile is choice.tile and end == choice.end:
+        for play in options(ALL & ~choice.placed, choice.ends):
+            held = (hands >> play.tile.index & 1).astype(bool)
+            if play is choice.move:
                 chosen = len(scores)
-            scores.append(np.where(held, _features(hands, choice, tile, end) @ weights, -np.inf))
+            scores.append(np.where(held, _features(hands, choice, play) @ weights, -np.inf))
         if chosen is None:
-            raise ValueError(f"{choice.tile} {choice.end} does not fit the ends {choice.ends}")
+            raise ValueError(f"{choice.move} does not fit the ends {choice.ends}")
         table = np.array(scores)
         top = table.max(axis=0)
         logs: np.ndarray = table[chosen] - top - np.log(np.exp(table - top).sum(axis=0))
