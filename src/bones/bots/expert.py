@@ -14,7 +14,7 @@ no model yet (its spinner is not read), so there Expert plays as Hard.
 >>> expert.choose(rnd.view(rnd.turn)) in rnd.legal_moves()
 True
 >>> len(expert.deals(rnd.view(rnd.turn)))  # the deals kept, by weight
-120
+360
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class ExpertBot(HardBot):
 
     level = "expert"
 
-    def __init__(self, seed: int | None = None, samples: int = 120, pool: int = 8,
+    def __init__(self, seed: int | None = None, samples: int = 360, pool: int = 8,
                  model: ChoiceModel | None = None, **hard: object) -> None:
         super().__init__(seed, samples=samples, **hard)  # type: ignore[arg-type]
         self.pool, self.model = pool, model

@@ -10,6 +10,10 @@ Winning the round is worth a bonus on top, measured in the arena (300 duplicate 
 pairs): 10 points lift All Fives from 59% to 63% of rounds won against Medium with no
 loss of points; in Kozel 30 points lift a Hard pair from 69.8% to 73.7% of rounds against
 a pair shedding its heaviest tiles, and its points per deal from 25.8 to 30.8.
+It deals 360 times a decision: against itself at 120 deals, 360 win 55.1% of Kozel rounds
+(+7.8 points a deal; 300 pairs) and 51.6% of 2-player block rounds (500 pairs), where
+three hidden hands, or a hand among 21 unseen tiles, need more deals to be seen well; 720
+gain nothing more over 360 (50.8% in Kozel).
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ class HardBot(Bot):
     level = "hard"
     thinks = True
 
-    def __init__(self, seed: int | None = None, samples: int = 120, playouts: int = 4,
+    def __init__(self, seed: int | None = None, samples: int = 360, playouts: int = 4,
                  policy: str = "heuristic", budget: int = 3000,
                  win_bonus: float | None = None, solvable: int = 16) -> None:
         super().__init__(seed)
