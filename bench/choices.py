@@ -1,19 +1,22 @@
 """Fit the choice model of ``bones.bots.inference`` to a bot's own play.
 
     python bench/choices.py [--level hard] [--variant kozel] [--rounds 300] [--jobs 2]
+    python bench/choices.py --load choices.pickle
 
-Plays rounds between bots of one level, keeps every choice among two or more moves
-from the mover's view (its hand, the open ends, what it chose), and fits the weights of
-a conditional logit by Newton's method. Prints the weights, their standard errors and
-how much better than chance the model predicts the choices (on rounds it was not fitted
-to).
+Plays rounds between bots of one level (or loads the choices another bench saved), keeps
+every choice among two or more moves from the mover's view (its hand, the open ends,
+what it chose), and fits the weights of a conditional logit by Newton's method. Prints
+the weights, their standard errors and how much better than chance the model predicts
+the choices (on rounds it was not fitted to).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import pickle
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import numpy as np
 from rich.progress import Progress
@@ -33,14 +36,22 @@ def _rounds(level: str, variant: str, players: int, seeds: list[int]) -> list[Sa
         rnd = Round.deal(rules, seed=seed)
         while not rnd.is_over:
             rnd.push(seats[rnd.turn or 0].choose(rnd.view(rnd.turn or 0)))
-        hands = [mask_of(h) for h in rnd.hands]
-        for seat in range(players):  # each seat's choices, as the seat before it saw them
-            for choice in choices(rnd.view((seat - 1) % players)):
-                hand = hands[seat] | choice.since
-                listed = options(hand, choice.ends)
-                if choice.seat == seat and len(listed) > 1:
-                    rows = np.array([features(hand, choice, play) for play in listed])
-                    found.append((rows, listed.index(choice.move)))
+        for seat in range(players):
+            found += made_by(rnd, seat)
+    return found
+
+
+def made_by(rnd: Round, seat: int) -> list[Sample]:
+    """Every choice among two or more moves ``seat`` made in a finished round, as the
+    seat before it saw them."""
+    found: list[Sample] = []
+    hands = [mask_of(h) for h in rnd.hands]
+    for choice in choices(rnd.view((seat - 1) % rnd.rules.players)):
+        hand = hands[seat] | choice.since
+        listed = options(hand, choice.ends)
+        if choice.seat == seat and len(listed) > 1:
+            rows = np.array([features(hand, choice, play) for play in listed])
+            found.append((rows, listed.index(choice.move)))
     return found
 
 
@@ -78,17 +89,14 @@ def main() -> None:
     parser.add_argument("--variant", default="kozel")
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--rounds", type=int, default=300)
+    parser.add_argument("--load", type=Path, default=None,
+                        help="fit the choices saved there (bench/openspiel.py --choices)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
-    players = args.players or Rules.preset(args.variant).players
-    chunks = [list(range(i, min(i + 10, args.rounds))) for i in range(0, args.rounds, 10)]
-    samples: list[Sample] = []
-    with Progress() as progress, ProcessPoolExecutor(args.jobs) as pool:
-        task = progress.add_task(f"{args.level} at {args.variant}", total=args.rounds)
-        futures = [pool.submit(_rounds, args.level, args.variant, players, c) for c in chunks]
-        for chunk, future in zip(chunks, futures, strict=True):
-            samples += future.result()
-            progress.advance(task, len(chunk))
+    if args.load:
+        samples = pickle.loads(args.load.read_bytes())
+    else:
+        samples = _play(args.level, args.variant, args.players, args.rounds, args.jobs)
     half = len(samples) // 2
     w, se = fit(samples[:half])
     chance = log_likelihood(samples[half:], np.zeros_like(w))
@@ -99,6 +107,20 @@ def main() -> None:
           f"model {model / (len(samples) - half):.3f}")
     w_all, _ = fit(samples)
     print("on every choice: (" + ", ".join(f"{x:.2f}" for x in w_all) + ")")
+
+
+def _play(level: str, variant: str, players: int | None, rounds: int,
+          jobs: int) -> list[Sample]:
+    players = players or Rules.preset(variant).players
+    chunks = [list(range(i, min(i + 10, rounds))) for i in range(0, rounds, 10)]
+    samples: list[Sample] = []
+    with Progress() as progress, ProcessPoolExecutor(jobs) as pool:
+        task = progress.add_task(f"{level} at {variant}", total=rounds)
+        futures = [pool.submit(_rounds, level, variant, players, c) for c in chunks]
+        for chunk, future in zip(chunks, futures, strict=True):
+            samples += future.result()
+            progress.advance(task, len(chunk))
+    return samples
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """bones' bots against OpenSpiel's ISMCTS bot, on OpenSpiel's own 2-player block game.
 
     python bench/openspiel.py [--pairs 100] [--simulations 1000] [--levels heaviest,hard,expert]
-                              [--jobs 2]
+                              [--jobs 2] [--choices FILE]
 
 The game is OpenSpiel's ``python_block_dominoes``, played by OpenSpiel: it deals, says
 whose turn it is, and scores. A bones bot takes part through an adapter: the same deal
@@ -21,10 +21,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
+import pickle
 import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from engine import ensure_environment
@@ -99,8 +101,12 @@ def _edges(edges: list[float], action: Any) -> list[float]:
     return sorted(rest)
 
 
-def _game(level: str, deal_seed: int, bones_seat: int, simulations: int) -> tuple[int, float]:
-    """One game; the bones bot's result (1 won, 0 lost, -1 drawn) and its seconds a move."""
+Game = tuple[int, float, list[Any]]
+
+
+def _game(level: str, deal_seed: int, bones_seat: int, simulations: int) -> Game:
+    """One game; the bones bot's result (1 won, 0 lost, -1 drawn), its seconds a move,
+    and the choices ISMCTS made (for fitting a choice model, ``bench/choices.py``)."""
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
@@ -108,6 +114,7 @@ def _game(level: str, deal_seed: int, bones_seat: int, simulations: int) -> tupl
 
     from bones import Round, Rules, bots
     from bones.moves import PASS
+    from choices import made_by
 
     game = pyspiel.load_game("python_block_dominoes")
     state = game.new_initial_state()
@@ -139,10 +146,10 @@ def _game(level: str, deal_seed: int, bones_seat: int, simulations: int) -> tupl
         rnd.push(move)
     mine, theirs = state.returns()[bones_seat], state.returns()[1 - bones_seat]
     result = 1 if mine > theirs else 0 if mine < theirs else -1
-    return result, sum(spent) / max(1, len(spent))
+    return result, sum(spent) / max(1, len(spent)), made_by(rnd, 1 - bones_seat)
 
 
-def _pair(level: str, seed: int, simulations: int) -> list[tuple[int, float]]:
+def _pair(level: str, seed: int, simulations: int) -> list[Game]:
     return [_game(level, seed, seat, simulations) for seat in (0, 1)]
 
 
@@ -157,8 +164,10 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=SIMULATIONS)
     parser.add_argument("--levels", default="heaviest,hard,expert")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--choices", type=Path, default=None,
+                        help="save ISMCTS's choices there, for bench/choices.py --load")
     args = parser.parse_args()
-    rows = []
+    rows, made = [], []
     with Progress() as progress, ProcessPoolExecutor(args.jobs) as pool:
         for level in args.levels.split(","):
             task = progress.add_task(f"{level} vs ISMCTS-{args.simulations}", total=args.pairs)
@@ -168,9 +177,10 @@ def main() -> None:
             for future in futures:
                 games += future.result()
                 progress.advance(task)
-            wins = sum(r == 1 for r, _ in games)
-            decided = sum(r != -1 for r, _ in games)
-            times = sorted(t for _, t in games)
+            wins = sum(r == 1 for r, _, _ in games)
+            decided = sum(r != -1 for r, _, _ in games)
+            times = sorted(t for _, t, _ in games)
+            made += [sample for _, _, samples in games for sample in samples]
             rows.append((level, len(games), wins, decided, times[len(times) // 2]))
     print(f"python_block_dominoes, {args.pairs} deals x 2 seats, ISMCTS with "
           f"{args.simulations} simulations a move")
@@ -180,6 +190,9 @@ def main() -> None:
         low, high = wilson(wins, decided)
         share = wins / decided if decided else 0.0
         print(f"| {level} | {games} | {share:.1%} [{low:.1%}, {high:.1%}] | {median:.3f} |")
+    if args.choices:
+        args.choices.write_bytes(pickle.dumps(made))
+        print(f"{len(made)} choices of ISMCTS saved in {args.choices}")
 
 
 if __name__ == "__main__":
