@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from bones import Round, Rules
 from bones.bots import HardBot
-from bones.bots.inference import MODELS, choices, options
+from bones.bots.inference import MODELS, Mixture, choices, options
 from bones.bots.sampler import Sampler
 from bones.moves import Play
 from bones.tiles import mask_of
@@ -97,3 +97,26 @@ def test_the_true_deal_explains_hards_choices_better_than_a_random_one(
             rnd.push(seats[view.seat].choose(view))
     assert len(gaps) > 20
     assert sum(gaps) / len(gaps) > 0.5, f"mean log-likelihood gap {sum(gaps) / len(gaps):.2f}"
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), moves=st.integers(4, 12))
+def test_a_mixture_is_the_mean_of_its_styles(seed: int, moves: int) -> None:
+    """A player of unknown style: the deal's likelihood under a mixture is the mean of
+    the likelihoods under each style, so it lies between them and never below the
+    likelier style's by more than a factor of how many styles there are."""
+    rnd = Round.deal(Rules.preset("block", players=2), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if rnd.is_over:
+            break
+        rnd.push(rng.choice(rnd.legal_moves()))
+    made = choices(rnd.view(0))
+    truth = [mask_of(h) for h in rnd.hands]
+    mixture = MODELS["block"]
+    assert isinstance(mixture, Mixture)
+    each = [model.log_likelihood(made, truth) for model in mixture.models]
+    mixed = mixture.log_likelihood(made, truth)
+    assert mixed == pytest.approx(math.log(sum(math.exp(x) for x in each) / len(each)))
+    assert min(each) - 1e-9 <= mixed <= max(each) + 1e-9
+    assert mixed >= max(each) - math.log(len(each)) - 1e-9

@@ -35,7 +35,8 @@ from bones.moves import FITS, PLAYS, Play, parse_move
 from bones.tiles import SUIT, tiles_of
 from bones.view import PlayerView, infer_lacks
 
-__all__ = ["FEATURES", "MODELS", "Choice", "ChoiceModel", "choices", "features", "options"]
+__all__ = ["FEATURES", "MODELS", "Choice", "ChoiceModel", "Mixture", "choices", "features",
+           "options"]
 
 Ends = tuple[int, int] | None
 """The line's two open numbers, or ``None`` before the lead."""
@@ -199,13 +200,63 @@ class ChoiceModel:
         return logs
 
 
+@dataclass(frozen=True)
+class Mixture:
+    """Several ways of choosing, each as likely as the others before anything is seen:
+    a player whose style is not known in advance. A deal's likelihood is the mean of the
+    models' likelihoods, so the choices themselves tell which style explains them.
+
+    >>> from bones import Round, Rules
+    >>> from bones.tiles import mask_of
+    >>> rnd = Round.deal(Rules.preset("block", players=2), seed=3)
+    >>> for _ in range(6):
+    ...     rnd.push(rnd.legal_moves()[0])
+    >>> view, truth = rnd.view(rnd.turn), [mask_of(h) for h in rnd.hands]
+    >>> made = choices(view)
+    >>> one = MODELS["block"].models[0].log_likelihood(made, truth)
+    >>> both = Mixture((MODELS["block"].models[0],) * 2).log_likelihood(made, truth)
+    >>> round(one - both, 9)
+    0.0
+    """
+
+    models: tuple[ChoiceModel, ...]
+
+    def log_probability(self, hand: int, choice: Choice) -> float:
+        """log P(the choice | the mover held ``hand`` then)."""
+        logs = np.array([model.log_probability(hand, choice) for model in self.models])
+        return float(_log_mean_exp(logs))
+
+    def log_likelihood(self, made: Sequence[Choice], hands: Sequence[int]) -> float:
+        """log P(every choice in ``made`` | the hands now are ``hands``)."""
+        return float(self.log_likelihoods(made, np.array([hands], dtype=np.int64))[0])
+
+    def log_likelihoods(self, made: Sequence[Choice], hands: np.ndarray) -> np.ndarray:
+        """``log_likelihood`` of many deals at once: ``hands[deal, seat]`` are masks."""
+        return _log_mean_exp(np.array([model.log_likelihoods(made, hands)
+                                       for model in self.models]))
+
+
+def _log_mean_exp(logs: np.ndarray) -> np.ndarray:
+    """log of the mean of exp(logs) along the first axis, without overflow."""
+    top = logs.max(axis=0)
+    mean: np.ndarray = top + np.log(np.exp(logs - top).mean(axis=0))
+    return mean
+
+
 ALL = (1 << 28) - 1
 
-MODELS: dict[str, ChoiceModel] = {
+MODELS: dict[str, ChoiceModel | Mixture] = {
     "draw": ChoiceModel((0.24, 0.66, -0.76, 2.33, 0.17, 0.0, 3.26, -0.59, -1.81)),
-    "block": ChoiceModel((1.16, 0.69, -0.25, 3.68, 0.59, 0.0, 3.39, -0.34, -4.64)),
+    "block": Mixture((
+        ChoiceModel((1.16, 0.69, -0.25, 3.68, 0.59, 0.0, 3.39, -0.34, -4.64)),
+        ChoiceModel((0.99, 0.55, -0.49, 1.08, 0.79, 0.0, 0.68, -0.06, -0.65)),
+    )),
     "kozel": ChoiceModel((0.26, 1.07, -0.82, 2.05, 0.40, -0.56, 2.22, -0.20, -0.85)),
 }
-"""Per variant, fitted to Hard's own choices in 2-player draw and block games (1,500
-rounds each) and 4-player Kozel (600 rounds) with ``bench/choices.py``. Held out, they
-predict Hard's choices better than chance by 0.14, 0.27 and 0.11 nats a choice."""
+"""Per variant, fitted with ``bench/choices.py`` to Hard's own choices in 2-player draw
+and block games (1,500 rounds each) and 4-player Kozel (600 rounds); held out, they
+predict Hard's choices better than chance by 0.14, 0.27 and 0.11 nats a choice. The
+block game mixes in a second style, fitted to 2,151 choices of OpenSpiel's ISMCTS
+(random playouts; ``bench/openspiel.py --choices``), which sheds heavy tiles as Hard does
+but cares far less which numbers it keeps: Hard's model reads its choices worse than
+chance (-1.22 nats a choice against -1.09), its own 0.08 better."""
