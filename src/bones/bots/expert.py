@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from bones.bots.hard import HardBot
-from bones.bots.inference import MODELS, ChoiceModel, Mixture, choices
+from bones.bots.inference import MODELS, Model, choices
 from bones.bots.sampler import Determinization, Sampler
 from bones.tiles import mask_of
 from bones.view import PlayerView
@@ -35,7 +35,7 @@ class ExpertBot(HardBot):
     level = "expert"
 
     def __init__(self, seed: int | None = None, samples: int = 360, pool: int = 8,
-                 model: ChoiceModel | Mixture | None = None, **hard: object) -> None:
+                 model: Model | None = None, **hard: object) -> None:
         super().__init__(seed, samples=samples, **hard)  # type: ignore[arg-type]
         self.pool, self.model = pool, model
 

@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -35,8 +36,8 @@ from bones.moves import FITS, PLAYS, Play, parse_move
 from bones.tiles import SUIT, tiles_of
 from bones.view import PlayerView, infer_lacks
 
-__all__ = ["FEATURES", "MODELS", "Choice", "ChoiceModel", "Mixture", "choices", "features",
-           "options"]
+__all__ = ["FEATURES", "MODELS", "Choice", "ChoiceModel", "Mixture", "Model", "choices",
+           "features", "options"]
 
 Ends = tuple[int, int] | None
 """The line's two open numbers, or ``None`` before the lead."""
@@ -161,22 +162,33 @@ FEATURES = ("pips", "double", "fits", "opened kept", "next lacks", "partner lack
             "opened out", "own end", "covered kept")
 
 
-@dataclass(frozen=True)
-class ChoiceModel:
-    """Weights of ``features``: a move's score is their dot product."""
+class Model(ABC):
+    """A way of choosing moves, to read the others' choices with: how likely each choice
+    was given the mover's hand (``ChoiceModel``, or a ``Mixture`` of several)."""
 
-    weights: tuple[float, ...]
-
+    @abstractmethod
     def log_probability(self, hand: int, choice: Choice) -> float:
         """log P(the choice | the mover held ``hand`` then)."""
-        return float(self._log_probabilities(np.array([hand], dtype=np.int64), choice)[0])
+
+    @abstractmethod
+    def log_likelihoods(self, made: Sequence[Choice], hands: np.ndarray) -> np.ndarray:
+        """``log_likelihood`` of many deals at once: ``hands[deal, seat]`` are masks."""
 
     def log_likelihood(self, made: Sequence[Choice], hands: Sequence[int]) -> float:
         """log P(every choice in ``made`` | the hands now are ``hands``)."""
         return float(self.log_likelihoods(made, np.array([hands], dtype=np.int64))[0])
 
+
+@dataclass(frozen=True)
+class ChoiceModel(Model):
+    """Weights of ``features``: a move's score is their dot product."""
+
+    weights: tuple[float, ...]
+
+    def log_probability(self, hand: int, choice: Choice) -> float:
+        return float(self._log_probabilities(np.array([hand], dtype=np.int64), choice)[0])
+
     def log_likelihoods(self, made: Sequence[Choice], hands: np.ndarray) -> np.ndarray:
-        """``log_likelihood`` of many deals at once: ``hands[deal, seat]`` are masks."""
         total = np.zeros(len(hands))
         for choice in made:
             then = hands[:, choice.seat] | choice.since
@@ -201,7 +213,7 @@ class ChoiceModel:
 
 
 @dataclass(frozen=True)
-class Mixture:
+class Mixture(Model):
     """Several ways of choosing, each as likely as the others before anything is seen:
     a player whose style is not known in advance. A deal's likelihood is the mean of the
     models' likelihoods, so the choices themselves tell which style explains them.
@@ -222,16 +234,10 @@ class Mixture:
     models: tuple[ChoiceModel, ...]
 
     def log_probability(self, hand: int, choice: Choice) -> float:
-        """log P(the choice | the mover held ``hand`` then)."""
         logs = np.array([model.log_probability(hand, choice) for model in self.models])
         return float(_log_mean_exp(logs))
 
-    def log_likelihood(self, made: Sequence[Choice], hands: Sequence[int]) -> float:
-        """log P(every choice in ``made`` | the hands now are ``hands``)."""
-        return float(self.log_likelihoods(made, np.array([hands], dtype=np.int64))[0])
-
     def log_likelihoods(self, made: Sequence[Choice], hands: np.ndarray) -> np.ndarray:
-        """``log_likelihood`` of many deals at once: ``hands[deal, seat]`` are masks."""
         return _log_mean_exp(np.array([model.log_likelihoods(made, hands)
                                        for model in self.models]))
 
@@ -245,7 +251,7 @@ def _log_mean_exp(logs: np.ndarray) -> np.ndarray:
 
 ALL = (1 << 28) - 1
 
-MODELS: dict[str, ChoiceModel | Mixture] = {
+MODELS: dict[str, Model] = {
     "draw": ChoiceModel((0.24, 0.66, -0.76, 2.33, 0.17, 0.0, 3.26, -0.59, -1.81)),
     "block": Mixture((
         ChoiceModel((1.16, 0.69, -0.25, 3.68, 0.59, 0.0, 3.39, -0.34, -4.64)),
