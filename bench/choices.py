@@ -45,11 +45,13 @@ def made_by(rnd: Round, seat: int) -> list[Sample]:
     """Every choice among two or more moves ``seat`` made in a finished round, as the
     seat before it saw them."""
     found: list[Sample] = []
-    hands = [mask_of(h) for h in rnd.hands]
+    now = mask_of(rnd.hands[seat])
     for choice in choices(rnd.view((seat - 1) % rnd.rules.players)):
-        hand = hands[seat] | choice.since
+        if choice.seat != seat:
+            continue
+        hand = now | choice.since
         listed = options(hand, choice.ends)
-        if choice.seat == seat and len(listed) > 1:
+        if len(listed) > 1:
             rows = np.array([features(hand, choice, play) for play in listed])
             found.append((rows, listed.index(choice.move)))
     return found

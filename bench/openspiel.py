@@ -186,10 +186,10 @@ def main() -> None:
           f"{args.simulations} simulations a move")
     print("| bones bot | games | wins of decided (95%) | bones s/move (median of games) |")
     print("|-----------|------:|-----------------------|-------------------------------:|")
-    for level, games, wins, decided, median in rows:
+    for level, played, wins, decided, median in rows:
         low, high = wilson(wins, decided)
         share = wins / decided if decided else 0.0
-        print(f"| {level} | {games} | {share:.1%} [{low:.1%}, {high:.1%}] | {median:.3f} |")
+        print(f"| {level} | {played} | {share:.1%} [{low:.1%}, {high:.1%}] | {median:.3f} |")
     if args.choices:
         args.choices.write_bytes(pickle.dumps(made))
         print(f"{len(made)} choices of ISMCTS saved in {args.choices}")
