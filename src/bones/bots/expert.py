@@ -1,10 +1,13 @@
 """Expert: Hard's search over deals that explain what the other players chose.
 
-Hard deals the hidden tiles uniformly among everything consistent with the facts. Expert
-deals ``pool`` times as many, weighs each deal by how likely it makes the placements the
-others chose (``bones.bots.inference``), and keeps ``samples`` of them drawn in
-proportion to those weights, before it plays every move out as Hard does. All Fives has
-no model yet (its spinner is not read), so there Expert plays as Hard.
+Hard deals the hidden tiles uniformly among everything consistent with the facts its
+sampler keeps. Expert deals ``pool`` times as many, weighs each deal by how likely it
+makes the placements the others chose (``bones.bots.inference``) and by the number of
+ways the draws could have brought it about (``bones.bots.holdings``: the tiles a player
+held when it drew lacked the numbers open then, which the sampler forgets at the draw),
+and keeps ``samples`` of them drawn in proportion to those weights, before it plays every
+move out as Hard does. All Fives is not read (its spinner opens more ends than the
+readers follow), so there Expert plays as Hard.
 
 >>> from bones import Round, Rules
 >>> rnd = Round.deal(Rules.preset("kozel"), seed=4)
@@ -22,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from bones.bots.hard import HardBot
+from bones.bots.holdings import Holdings
 from bones.bots.inference import MODELS, Model, choices
 from bones.bots.sampler import Determinization, Sampler
 from bones.tiles import mask_of
@@ -42,11 +46,16 @@ class ExpertBot(HardBot):
     def deals(self, view: PlayerView) -> list[Determinization]:
         made = choices(view)
         model = self.model or MODELS.get(view.rules.variant)
-        if not made or model is None:
+        facts = Holdings(view)
+        if not (made and model) and not facts.informative:
             return super().deals(view)
         sampler = Sampler(view)
         drawn = [sampler.sample(self.rng) for _ in range(self.samples * self.pool)]
         hands = np.array([[mask_of(h) for h in d.hands] for d in drawn], dtype=np.int64)
-        logs = model.log_likelihoods(made, hands)
+        logs = facts.log_counts(hands)
+        if made and model:
+            logs += model.log_likelihoods(made, hands)
+        if not np.isfinite(logs.max()):
+            return drawn[:self.samples]  # none of the pool fits: the looser facts only
         weights = np.exp(logs - logs.max())
         return self.rng.choices(drawn, weights=weights.tolist(), k=self.samples)

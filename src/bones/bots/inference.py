@@ -36,8 +36,8 @@ from bones.moves import FITS, PLAYS, Play, parse_move
 from bones.tiles import SUIT, tiles_of
 from bones.view import PlayerView, infer_lacks
 
-__all__ = ["FEATURES", "MODELS", "Choice", "ChoiceModel", "Mixture", "Model", "choices",
-           "features", "options"]
+__all__ = ["FEATURES", "MODELS", "Choice", "ChoiceModel", "Ends", "Mixture", "Model", "after",
+           "choices", "features", "options"]
 
 Ends = tuple[int, int] | None
 """The line's two open numbers, or ``None`` before the lead."""
@@ -92,7 +92,7 @@ def choices(view: PlayerView) -> list[Choice]:
             owners = [seat, seat]
         else:
             owners[move.end == "right"] = seat
-        ends = _after(ends, move)
+        ends = after(ends, move)
         placed |= move.tile.bit
     found: list[Choice] = []
     pairs = view.rules.variant == "kozel"
@@ -108,7 +108,8 @@ def choices(view: PlayerView) -> list[Choice]:
     return found
 
 
-def _after(ends: Ends, play: Play) -> tuple[int, int]:
+def after(ends: Ends, play: Play) -> tuple[int, int]:
+    """The open numbers once ``play`` is placed."""
     tile = play.tile
     if ends is None:
         return (tile.high, tile.low)
@@ -139,8 +140,8 @@ def _features(hands: np.ndarray, choice: Choice, play: Play) -> np.ndarray:
     """``features`` for many hands at once: one row per hand."""
     tile, end = play.tile, play.end
     rest = hands & ~tile.bit
-    after = _after(choice.ends, play)
-    opened = set(after) if end is None else {after[end == "right"]}
+    ends = after(choice.ends, play)
+    opened = set(ends) if end is None else {ends[end == "right"]}
     own = sum(SUIT[n] for n in opened)
     lacks = choice.lacks
     partner = choice.partner is not None and bool(lacks[choice.partner] & opened)
@@ -148,7 +149,7 @@ def _features(hands: np.ndarray, choice: Choice, play: Play) -> np.ndarray:
     rows = np.empty((len(hands), len(FEATURES)))
     rows[:, 0] = tile.value / 6
     rows[:, 1] = tile.is_double
-    rows[:, 2] = np.bitwise_count(rest & (SUIT[after[0]] | SUIT[after[1]])) / 3
+    rows[:, 2] = np.bitwise_count(rest & (SUIT[ends[0]] | SUIT[ends[1]])) / 3
     rows[:, 3] = np.bitwise_count(rest & own) / 3
     rows[:, 4] = bool(lacks[(choice.seat + 1) % len(lacks)] & opened)
     rows[:, 5] = partner

@@ -1,10 +1,12 @@
 """Dealing the hidden tiles again, uniformly among every deal a seat cannot rule out.
 
 From a ``PlayerView`` the seat knows its own hand, the tiles on the table, every hand's
-size, the boneyard's size, and what each player has shown it lacks. Every way to give
-the unseen tiles to the other hands (sizes kept, no hand holding a number its player
-lacks) and the rest to the boneyard (in any order) and out of play is equally likely;
-``Sampler.sample`` draws one of them exactly uniformly.
+size, the boneyard's size, what each player has shown it lacks, and that no hand was
+dealt a tile that outranks a forced lead. Every way to give the unseen tiles to the
+other hands (sizes kept, no hand holding a number its player lacks, nor, until it keeps
+a tile it drew, a tile that outranks the forced lead) and the rest to the boneyard (in
+any order) and out of play is equally likely; ``Sampler.sample`` draws one of them
+exactly uniformly.
 
 How: tiles fall into a few types by which opponents may hold them. The number of ways
 to finish a deal depends only on how many tiles of each type are left and how much room
@@ -28,6 +30,7 @@ from functools import cache
 from math import factorial
 from typing import NamedTuple
 
+from bones.bots.holdings import kept, undealt
 from bones.tiles import DOUBLE_SIX, Tile
 from bones.view import PlayerView
 
@@ -54,12 +57,19 @@ class Sampler:
         self.pool = len(unseen) - sum(self.room)  # the boneyard and the tiles out of play
         if self.pool < view.boneyard_count:
             raise ValueError("the view's counts do not add up to the set")
+        history = view.history
+        drew = {seat for at, (seat, move) in enumerate(history)
+                if move == "draw" and kept(history, at)}
+        outranking = undealt(view)
         groups: dict[int, list[Tile]] = {}
         for tile in unseen:
             allowed = 0
             for i, seat in enumerate(self.opponents):
-                if not (view.lacks[seat] & {tile.high, tile.low}):
-                    allowed |= 1 << i
+                if view.lacks[seat] & {tile.high, tile.low}:
+                    continue
+                if tile.bit & outranking and seat not in drew:
+                    continue
+                allowed |= 1 << i
             groups.setdefault(allowed, []).append(tile)
         self.types = sorted(groups.items())
         self._sizes = tuple(len(tiles) for _, tiles in self.types)
