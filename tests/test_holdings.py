@@ -9,6 +9,7 @@ import random
 from itertools import permutations
 
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -21,9 +22,10 @@ from bones.tiles import mask_of, tiles_of
 from bones.view import PlayerView
 
 
-def played_round(variant: str, seed: int, moves: int) -> tuple[Round, list[tuple[int, ...]]]:
+def played_round(variant: str, seed: int, moves: int,
+                 players: int = 2) -> tuple[Round, list[tuple[int, ...]]]:
     """A round after random moves, and the open numbers before each move."""
-    rnd = Round.deal(Rules.preset(variant), seed=seed)
+    rnd = Round.deal(Rules.preset(variant, players=players), seed=seed)
     rng = random.Random(seed)
     ends = []
     for _ in range(moves):
@@ -74,35 +76,39 @@ def _replays(rnd: Round, ends: list[tuple[int, ...]], seat: int, held: set[Tile]
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.integers(0, 10**6), st.integers(3, 40), st.sampled_from(["draw", "block"]))
+@given(st.integers(0, 10**6), st.integers(3, 40),
+       st.sampled_from([("draw", 2), ("draw", 3), ("draw", 4), ("block", 2)]))
 def test_the_count_is_every_way_the_hands_came_about(seed: int, moves: int,
-                                                     variant: str) -> None:
+                                                     game: tuple[str, int]) -> None:
     """RULES.md: "draw tiles from the boneyard one at a time until one fits, then play
     it at once, in the same turn; a player holding a fitting tile may not draw" and
     "the holder of the highest double must lead it; if no double was dealt, the holder
     of the strongest tile leads that tile": a hand held at a draw had nothing that
     fitted, and no hand was dealt a tile that outranks the forced lead."""
-    rnd, ends = played_round(variant, seed, moves)
+    variant, players = game
+    rnd, ends = played_round(variant, seed, moves, players)
     assume(not rnd.is_over)
     view = rnd.view(rnd.turn)  # type: ignore[arg-type]
-    other = 1 - view.seat
-    assume(sum(1 for s, t in view.history if s == other and t == "draw") <= 4)
-    sampler = Sampler(view)
-    rng = random.Random(seed)
-    hands = [mask_of(rnd.hands[other])] + [
-        mask_of(sampler.sample(rng).hands[other]) for _ in range(6)]
-    deals = np.zeros((len(hands), 2), dtype=np.int64)
-    deals[:, other] = hands
-    logs = Holdings(view).log_counts(deals)
-    brute = [brute_ways(rnd, ends, other, hand) for hand in hands]
-    assert brute[0] > 0  # the truth is one of the ways
-    for log, ways in zip(logs, brute, strict=True):
-        assert log == (math.log(ways) if ways else -math.inf)
+    others = [s for s in range(len(rnd.hands)) if s != view.seat]
+    assume(all(sum(1 for s, t in view.history if s == seat and t == "draw") <= 4
+               for seat in others))
+    truth = [mask_of(hand) for hand in rnd.hands]
+    ways = {seat: brute_ways(rnd, ends, seat, truth[seat]) for seat in others}
+    assert all(ways.values())  # the truth is one of the ways
+    sampler, rng = Sampler(view), random.Random(seed)
+    for seat in others:  # other hands for one seat, the rest as they are
+        hands = [mask_of(sampler.sample(rng).hands[seat]) for _ in range(4)]
+        deals = np.array([[hand if s == seat else truth[s] for s in range(len(truth))]
+                          for hand in hands], dtype=np.int64)
+        rest = sum(math.log(w) for s, w in ways.items() if s != seat)
+        for log, hand in zip(Holdings(view).log_counts(deals), hands, strict=True):
+            brute = brute_ways(rnd, ends, seat, hand)
+            assert log == pytest.approx(rest + math.log(brute)) if brute else log == -math.inf
 
 
 def test_a_forced_lead_rules_out_a_higher_double_in_the_block_game() -> None:
     """RULES.md: "the holder of the highest double must lead it": seat 1 led 5-5, so
-    the 6-6 is out of play, in no hand."""
+    the 6-6 is out of play, in no hand; the sampler never deals it to seat 1 either."""
     rnd = Round.from_hands(Rules.preset("block"), [
         ["6-0", "4-1", "3-0", "2-1", "6-1", "5-0", "4-0"],
         ["5-5", "3-2", "6-2", "5-1", "4-2", "1-0", "3-1"]])
@@ -110,6 +116,9 @@ def test_a_forced_lead_rules_out_a_higher_double_in_the_block_game() -> None:
     assert view.lead == (1, Tile(5, 5), True)
     deals = np.array([[0, Tile(3, 2).bit], [0, Tile(6, 6).bit]])
     assert Holdings(view).log_counts(deals).tolist() == [0.0, -math.inf]
+    sampler = Sampler(view)
+    assert not any(Tile(6, 6) in sampler.sample(random.Random(n)).hands[1] for n in range(300))
+    assert any(Tile(5, 4) in sampler.sample(random.Random(n)).hands[1] for n in range(300))
 
 
 def ruled_out(view: PlayerView, hands: list[tuple[Tile, ...]]) -> int:
