@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -82,7 +83,8 @@ class Holdings:
     @property
     def informative(self) -> bool:
         """Whether any deal the sampler draws could be ruled out or weighed differently
-        (the sampler itself keeps a forced lead's facts for a seat until it draws)."""
+        (the sampler itself keeps a forced lead's facts for a seat until it keeps a drawn
+        tile)."""
         return any((seat, "draw") in self.view.history for seat in self.seats)
 
     def log_counts(self, hands: np.ndarray) -> np.ndarray:
@@ -108,7 +110,7 @@ class Holdings:
                 dealt.append(end)
             else:
                 drawn.append(draws)
-        return _placements(drawn, 0, facts.draws, dealt)
+        return _placements(drawn, facts.draws, dealt)
 
 
 def undealt(view: PlayerView) -> int:
@@ -128,17 +130,19 @@ def kept(history: Sequence[tuple[int, str]], at: int) -> bool:
     return at + 1 == len(history) or not isinstance(parse_move(history[at + 1][1]), Play)
 
 
-def _placements(drawn: list[tuple[int, ...]], taken: int, draws: list[float],
-                dealt: list[float]) -> int:
-    """Ways to give each tile that cannot have been dealt one of its draws (``taken``:
-    the draws given so far), the draws left each to a tile that may have been dealt."""
-    if not drawn:
-        return _fill([at for j, at in enumerate(draws) if not taken >> j & 1], dealt)
-    total = 0
-    for j in drawn[0]:
-        if not taken >> j & 1:
-            total += _placements(drawn[1:], taken | 1 << j, draws, dealt)
-    return total
+def _placements(drawn: list[tuple[int, ...]], draws: list[float], dealt: list[float]) -> int:
+    """Ways to give each tile that cannot have been dealt one of its draws (``drawn``: each
+    such tile's draws), and each draw left a tile that may have been dealt. Counted draw
+    set by draw set (``taken``), the tiles with the fewest draws to choose from first."""
+    drawn = sorted(drawn, key=len)
+
+    @cache
+    def ways(index: int, taken: int) -> int:
+        if index == len(drawn):
+            return _fill([at for j, at in enumerate(draws) if not taken >> j & 1], dealt)
+        return sum(ways(index + 1, taken | 1 << j) for j in drawn[index] if not taken >> j & 1)
+
+    return ways(0, 0) if len(drawn) <= len(draws) else 0
 
 
 def _fill(draws: list[float], dealt: list[float]) -> int:
