@@ -48,12 +48,22 @@ from bones.scoring import RoundResult, score
 from bones.tiles import BY_INDEX, DOUBLE_SIX, DOUBLES, FULL_SET, SUIT, Tile, mask_of, tiles_of
 from bones.view import Lead, PlayerView, infer_lacks
 
-__all__ = ["Deal", "Round", "rng_for", "shuffled", "split", "void_reason"]
+__all__ = ["Deal", "Round", "opening_order", "rng_for", "shuffled", "split", "void_reason"]
 
-_STRONGEST_FIRST = sorted(DOUBLE_SIX, key=Tile.strength_key, reverse=True)
-_ONE_ONE = Tile(1, 1)
+_STRONGEST_FIRST = tuple(sorted(DOUBLE_SIX, key=Tile.strength_key, reverse=True))
+_ONE_ONE = (Tile(1, 1),)
 _DRAW_ONLY: tuple[Move, ...] = (DRAW,)
 _PASS_ONLY: tuple[Move, ...] = (PASS,)
+
+
+def opening_order(rules: Rules) -> tuple[Tile, ...]:
+    """The tiles that may be forced to open a first round, in order: the first of them
+    dealt leads it (Kozel: 1-1 alone). So no tile before a forced lead was dealt.
+
+    >>> [str(t) for t in opening_order(Rules.preset("draw"))[:3]]
+    ['6-6', '5-5', '4-4']
+    """
+    return _ONE_ONE if rules.variant == "kozel" else _STRONGEST_FIRST
 
 
 class Deal(NamedTuple):
@@ -280,8 +290,7 @@ class Round:
 
     def _opening(self) -> tuple[int, Tile]:
         """The forced first lead: Kozel's 1-1, else the strongest tile dealt."""
-        candidates = [_ONE_ONE] if self.rules.variant == "kozel" else _STRONGEST_FIRST
-        for tile in candidates:
+        for tile in opening_order(self.rules):
             if self._all & tile.bit:
                 return self._holder(tile), tile
         raise ValueError("no tile was dealt")

@@ -34,9 +34,10 @@ from functools import cache
 
 import numpy as np
 
-from bones.bots.inference import Ends, after
+from bones.bots.inference import walk
 from bones.moves import Play, parse_move
-from bones.tiles import DOUBLE_SIX, SUIT
+from bones.round import opening_order
+from bones.tiles import SUIT, mask_of
 from bones.view import PlayerView
 
 __all__ = ["Holdings", "kept", "undealt"]
@@ -114,12 +115,13 @@ class Holdings:
 
 
 def undealt(view: PlayerView) -> int:
-    """The tiles no hand was dealt, as a mask: those that outrank a forced lead (the
-    strongest tile dealt; Kozel's forced 1-1 says nothing of the others)."""
+    """The tiles no hand was dealt, as a mask: those before a forced lead in
+    ``opening_order`` (the strongest tile dealt; Kozel's forced 1-1 says nothing)."""
     lead = view.lead
-    if lead is None or not lead.automatic or view.rules.variant == "kozel":
+    if lead is None or not lead.automatic:
         return 0
-    return sum(t.bit for t in DOUBLE_SIX if t.strength > lead.tile.strength)
+    order = opening_order(view.rules)
+    return mask_of(order[:order.index(lead.tile)])
 
 
 def kept(history: Sequence[tuple[int, str]], at: int) -> bool:
@@ -157,26 +159,21 @@ def _fill(draws: list[float], dealt: list[float]) -> int:
 
 def _read(view: PlayerView) -> dict[int, _Seat]:
     """Each other seat's draws, draws and passes, and placements, in time order. Only
-    line games are read (All Fives' spinner opens more ends than ``after`` follows)."""
+    line games are read (All Fives' spinner opens more ends than ``walk`` follows)."""
     if view.rules.spinner:
         return {}
     seats = {s: _Seat() for s in range(view.rules.players) if s != view.seat}
-    lead = view.lead
-    ends: Ends = (lead.tile.high, lead.tile.low) if lead and lead.automatic else None
     history = view.history
-    for at, (seat, text) in enumerate(history):
-        move = parse_move(text)
+    for at, seat, text, move, ends in walk(view):
         facts = seats.get(seat)
         if isinstance(move, Play):
             after_draw = at > 0 and history[at - 1] == (seat, "draw")
             if facts is not None and not after_draw:
                 facts.placed.append((at, move.tile.bit))
-            ends = after(ends, move)
             continue
         if facts is None or ends is None:
             continue
-        fits = SUIT[ends[0]] | SUIT[ends[1]]
-        facts.shown.append((at, fits))
+        facts.shown.append((at, SUIT[ends[0]] | SUIT[ends[1]]))
         if text == "draw" and kept(history, at):
             facts.draws.append(at + 0.5 if at + 1 == len(history) else at)  # see ``kept``
     return seats

@@ -27,17 +27,17 @@ True
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from bones.moves import FITS, PLAYS, Play, parse_move
+from bones.moves import FITS, PLAYS, Move, Play, parse_move
 from bones.tiles import SUIT, tiles_of
 from bones.view import PlayerView, infer_lacks
 
-__all__ = ["FEATURES", "MODELS", "Choice", "ChoiceModel", "Ends", "Mixture", "Model", "after",
-           "choices", "features", "options"]
+__all__ = ["FEATURES", "MODELS", "Choice", "ChoiceModel", "Mixture", "Model", "choices",
+           "features", "options", "walk"]
 
 Ends = tuple[int, int] | None
 """The line's two open numbers, or ``None`` before the lead."""
@@ -68,19 +68,15 @@ def choices(view: PlayerView) -> list[Choice]:
     Only line games (not All Fives' spinner) are read."""
     if view.rules.variant == "allfives":
         return []
-    ends: Ends = None
     lead = view.lead
-    if lead is not None and lead.automatic:
-        ends = (lead.tile.high, lead.tile.low)
     players = view.rules.players
     shown: list[tuple[int, str, int]] = []  # draws and passes, for ``infer_lacks``
-    placed = lead.tile.bit if ends is not None and lead is not None else 0
+    placed = lead.tile.bit if lead is not None and lead.automatic else 0
     owners = [-1, -1] if lead is None else [lead.seat, lead.seat]
     made: list[tuple[int, int, Ends, Play, tuple[frozenset[int], ...], int,
                      tuple[int, int]]] = []
     drew: dict[int, int] = {}  # seat -> index in ``made`` after which it last drew
-    for at, (seat, text) in enumerate(view.history):
-        move = parse_move(text)
+    for at, seat, text, move, ends in walk(view):
         if not isinstance(move, Play):
             shown.append((seat, text, 0 if ends is None else 1 << ends[0] | 1 << ends[1]))
             if text == "draw":
@@ -92,7 +88,6 @@ def choices(view: PlayerView) -> list[Choice]:
             owners = [seat, seat]
         else:
             owners[move.end == "right"] = seat
-        ends = after(ends, move)
         placed |= move.tile.bit
     found: list[Choice] = []
     pairs = view.rules.variant == "kozel"
@@ -108,8 +103,19 @@ def choices(view: PlayerView) -> list[Choice]:
     return found
 
 
-def after(ends: Ends, play: Play) -> tuple[int, int]:
-    """The open numbers once ``play`` is placed."""
+def walk(view: PlayerView) -> Iterator[tuple[int, int, str, Move, Ends]]:
+    """Each move of a line game's history: its index, seat, text and move, and the open
+    numbers before it (from a forced lead on, which the history leaves out)."""
+    lead = view.lead
+    ends: Ends = (lead.tile.high, lead.tile.low) if lead is not None and lead.automatic else None
+    for at, (seat, text) in enumerate(view.history):
+        move = parse_move(text)
+        yield at, seat, text, move, ends
+        if isinstance(move, Play):
+            ends = _after(ends, move)
+
+
+def _after(ends: Ends, play: Play) -> tuple[int, int]:
     tile = play.tile
     if ends is None:
         return (tile.high, tile.low)
@@ -140,7 +146,7 @@ def _features(hands: np.ndarray, choice: Choice, play: Play) -> np.ndarray:
     """``features`` for many hands at once: one row per hand."""
     tile, end = play.tile, play.end
     rest = hands & ~tile.bit
-    ends = after(choice.ends, play)
+    ends = _after(choice.ends, play)
     opened = set(ends) if end is None else {ends[end == "right"]}
     own = sum(SUIT[n] for n in opened)
     lacks = choice.lacks
