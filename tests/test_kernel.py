@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from bones import Round, Rules
+from bones import Match, Round, Rules
 from bones.kernel import core, decode_move, encode, encode_move, playouts, random_rounds
 from bones.kernel import template as kernel_template
 from bones.round import split
@@ -192,3 +192,40 @@ def test_exact_endgames(variant: str) -> None:
         assert solve(encode(rnd), side) == pytest.approx(minimax(rnd, side))
         checked += 1
     assert checked > 20
+
+
+MATCH_CONFIGS = [("draw", {"players": 2}), ("draw", {"players": 3}), ("block", {"players": 2}),
+                 ("block", {"players": 4}), ("allfives", {}), ("kozel", {})]
+
+
+@pytest.mark.parametrize(("variant", "options"), MATCH_CONFIGS,
+                         ids=[f"{v}-{'-'.join(map(str, o.values()))}" for v, o in MATCH_CONFIGS])
+def test_the_match_a_round_decides(variant: str, options: dict[str, int]) -> None:
+    """"Match: first to reach the target wins, in whatever round": at the end of every
+    round of random matches to 50, the kernel names the match's winner as ``Match``
+    does (nobody while the match goes on), and ``match_bonus`` moves the value by it.
+    Kozel's target ends a match by a loss and is left to the round's value."""
+    from bones.kernel.solve import margin, match_winner
+
+    rules = Rules.preset(variant, target=50, **options)
+    rng = random.Random(variant)
+    ended = won = 0
+    for seed in range(40):
+        match = Match(rules, seed=seed)
+        while not match.is_over:
+            rnd = match.round
+            state, move = encode(rnd), rng.choice(rnd.legal_moves())
+            match.push(move)
+            if not rnd.is_over:
+                continue
+            core.apply(state, encode_move(move))
+            decided = match.is_over and match.rounds[-1] is rnd  # not by a later automatic lead
+            winner = match.winner if decided else None
+            expected = -1 if winner is None or variant == "kozel" else winner
+            assert match_winner(state) == expected, (seed, rnd.history, match.scores)
+            for side in range(rules.sides):
+                bonus = 0 if expected < 0 else 25 if expected == side else -25
+                assert margin(state, side, 0.0, 25.0) == margin(state, side, 0.0) + bonus
+            ended += 1
+            won += expected >= 0
+    assert ended > 80 and (won == 0 if variant == "kozel" else won >= 20)

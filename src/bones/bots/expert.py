@@ -6,7 +6,9 @@ makes the placements the others chose (``bones.bots.inference``) and by the numb
 ways the draws could have brought it about (``bones.bots.holdings``: the tiles a player
 held when it drew lacked the numbers open then, which the sampler forgets at the draw),
 and keeps ``samples`` of them drawn in proportion to those weights, before it plays every
-move out as Hard does. All Fives is not read (its spinner opens more ends than the
+move out as Hard does. It also plays for the match: a round that wins it is worth
+``MATCH_BONUS`` points more, one that loses it as much less (not in Kozel, whose target
+is a loss). All Fives is not read (its spinner opens more ends than the
 readers follow), so there Expert plays as Hard.
 
 >>> from bones import Round, Rules
@@ -31,16 +33,22 @@ from bones.bots.sampler import Determinization, Sampler
 from bones.tiles import mask_of
 from bones.view import PlayerView
 
+MATCH_BONUS = 100.0
+"""What a round that ends the match is worth beyond its points: as much as a whole match
+to 100, so that near the target the match outweighs any margin a round could bring."""
+
 
 class ExpertBot(HardBot):
     """Hard with soft inference: ``pool`` times ``samples`` uniform deals, ``samples``
-    of them kept by weight under ``model``."""
+    of them kept by weight under ``model``; the match counts ``match_bonus``."""
 
     level = "expert"
 
     def __init__(self, seed: int | None = None, samples: int = 360, pool: int = 8,
-                 model: Model | None = None, **hard: object) -> None:
-        super().__init__(seed, samples=samples, **hard)  # type: ignore[arg-type]
+                 model: Model | None = None, match_bonus: float = MATCH_BONUS,
+                 **hard: object) -> None:
+        super().__init__(seed, samples=samples, match_bonus=match_bonus,
+                         **hard)  # type: ignore[arg-type]
         self.pool, self.model = pool, model
 
     def deals(self, view: PlayerView) -> list[Determinization]:

@@ -33,17 +33,20 @@ WIN_BONUS = {"kozel": 30.0}
 class HardBot(Bot):
     """``samples`` deals of the hidden tiles; in each, every move is played out
     ``playouts`` times, or solved exactly where a search of ``budget`` positions can;
-    a round won is worth ``win_bonus`` points more (by default as ``WIN_BONUS`` says)."""
+    a round won is worth ``win_bonus`` points more (by default as ``WIN_BONUS`` says),
+    a round that wins the match ``match_bonus`` more."""
 
     level = "hard"
     thinks = True
 
     def __init__(self, seed: int | None = None, samples: int = 360, playouts: int = 4,
                  policy: str = "heuristic", budget: int = 3000,
-                 win_bonus: float | None = None, solvable: int = 16) -> None:
+                 win_bonus: float | None = None, solvable: int = 16,
+                 match_bonus: float = 0.0) -> None:
         super().__init__(seed)
         self.samples, self.playouts, self.policy = samples, playouts, policy
         self.budget, self.win_bonus, self.solvable = budget, win_bonus, solvable
+        self.match_bonus = match_bonus
 
     def pick(self, view: PlayerView) -> Move:
         values = self.evaluate(view)
@@ -72,5 +75,6 @@ class HardBot(Bot):
             bonus = WIN_BONUS.get(view.rules.variant, 10.0)
         values = kernel.evaluate(as_array(states), view.rules.side_of(view.seat),
                                  self.playouts, self.policy, self.budget, bonus,
-                                 seed=self.rng.getrandbits(32), solvable=self.solvable)
+                                 seed=self.rng.getrandbits(32), solvable=self.solvable,
+                                 match_bonus=self.match_bonus)
         return [float(v) for v in values.reshape(len(deals), len(moves)).mean(axis=0)]

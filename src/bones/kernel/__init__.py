@@ -42,6 +42,7 @@ def template(rules: Rules, scores: Sequence[int] | None = None) -> np.ndarray:
     s[core.VARIANT] = VARIANTS[rules.variant]
     s[core.TARGET] = rules.target if rules.variant == "allfives" and rules.target else -1
     s[core.OTHERS_ONLY] = rules.blocked_scoring == "others"
+    s[core.MATCH] = rules.target if rules.target and rules.variant != "kozel" else -1
     for slot in (core.LEFT, core.RIGHT, core.SPIN, core.UP, core.DOWN, core.LAST, core.WINNER):
         s[slot] = -1
     for side, score in enumerate(scores or ()):
@@ -157,16 +158,18 @@ def evaluate(
     win_bonus: float = 0.0,
     seed: int | None = None,
     solvable: int = 16,
+    match_bonus: float = 0.0,
 ) -> np.ndarray:
     """Each state's value for ``side``: its points minus the other sides' mean (Kozel's
     penalties the other way), plus ``win_bonus`` for winning the round (minus it when
-    another side wins); exact by alpha-beta where at most ``solvable`` tiles are left
-    and a search of at most ``budget`` positions settles it, else averaged over
-    ``repeats`` playouts."""
+    another side wins) and ``match_bonus`` for a round that wins the match (minus it
+    when it makes another side the winner; not in Kozel); exact by alpha-beta where at
+    most ``solvable`` tiles are left and a search of at most ``budget`` positions settles
+    it, else averaged over ``repeats`` playouts."""
     batch = np.ascontiguousarray(np.asarray(states, dtype=np.int64).reshape(-1, core.SIZE))
     out = np.zeros(batch.shape[0])
     solve.evaluate(batch, side, repeats, _policy(policy), budget, solvable, win_bonus,
-                   _seed(seed), out)
+                   _seed(seed), out, match_bonus)
     return out
 
 

@@ -41,6 +41,7 @@ OVER, WINNER, REASON = 62, 63, 64  # WINNER -1: nobody; REASON 0 domino, 1 block
 POINTS = 65  # 4 slots: the award per side
 EGGS = 69
 ALL = 70  # the union of the hands
+MATCH = 71  # the match's target where a round can end the match (not Kozel), -1 for none
 SIZE = 72
 
 DRAW_CODE, PASS_CODE = 140, 141

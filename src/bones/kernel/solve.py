@@ -19,10 +19,12 @@ from bones.kernel.core import (
     DRAWN,
     HANDS,
     KOZEL,
+    MATCH,
     MAX_MOVES,
     OVER,
     PLAYERS,
     POINTS,
+    SCORES,
     SIZE,
     TURN,
     VARIANT,
@@ -42,9 +44,10 @@ def side_of(s: np.ndarray, seat: int) -> int:
 
 
 @njit(cache=True)
-def margin(s: np.ndarray, side: int, win_bonus: float) -> float:
+def margin(s: np.ndarray, side: int, win_bonus: float, match_bonus: float = 0.0) -> float:
     """A finished round's points for ``side`` minus the mean of the other sides', and
-    ``win_bonus`` more (or less) when ``side`` won (or another side won) the round."""
+    ``win_bonus`` more (or less) when ``side`` won (or another side won) the round, and
+    ``match_bonus`` more (or less) when the round ends the match in its favour (or not)."""
     sides = 2 if s[VARIANT] == KOZEL else s[PLAYERS]
     mine, others = 0.0, 0.0
     for other in range(sides):
@@ -57,7 +60,27 @@ def margin(s: np.ndarray, side: int, win_bonus: float) -> float:
     value = -value if s[VARIANT] == KOZEL else value
     if s[WINNER] >= 0:
         value += win_bonus if s[WINNER] == side else -win_bonus
+    if match_bonus != 0.0:
+        winner = match_winner(s)
+        if winner >= 0:
+            value += match_bonus if winner == side else -match_bonus
     return value
+
+
+@njit(cache=True)
+def match_winner(s: np.ndarray) -> int:
+    """The side this finished round makes the match's winner, as ``bones.match`` decides
+    (the first side with the highest score, once it reaches the target), or -1."""
+    if s[MATCH] < 0:
+        return -1
+    best, winner = -1, -1
+    for side in range(s[PLAYERS]):
+        score = s[SCORES + side] + s[POINTS + side]
+        if s[VARIANT] == ALLFIVES:
+            score += s[COUNT + side]
+        if score > best:
+            best, winner = score, side
+    return winner if best >= s[MATCH] else -1
 
 
 @njit(cache=True)
@@ -70,7 +93,7 @@ def tiles_left(s: np.ndarray) -> int:
 
 @njit(cache=True)
 def solve(state: np.ndarray, side: int, win_bonus: float = 0.0,
-          budget: int = 1 << 62) -> float:
+          budget: int = 1 << 62, match_bonus: float = 0.0) -> float:
     """The margin ``side`` can force from ``state`` with perfect play on all sides, or
     NaN when that takes more than ``budget`` positions.
 
@@ -86,7 +109,7 @@ def solve(state: np.ndarray, side: int, win_bonus: float = 0.0,
     maximizing = np.zeros(DEPTH + 1, dtype=np.bool_)
     stack[0] = state
     if state[OVER]:
-        return margin(state, side, win_bonus)
+        return margin(state, side, win_bonus, match_bonus)
     level = 0
     _enter(stack[0], side, -1e18, 1e18, 0, moves, count, next_move, best, alpha, beta,
            maximizing)
@@ -100,8 +123,8 @@ def solve(state: np.ndarray, side: int, win_bonus: float = 0.0,
             apply(child, moves[level, next_move[level]])
             next_move[level] += 1
             if child[OVER]:
-                _update(level, margin(child, side, win_bonus), count, next_move, best, alpha, beta,
-                        maximizing)
+                value = margin(child, side, win_bonus, match_bonus)
+                _update(level, value, count, next_move, best, alpha, beta, maximizing)
             else:
                 level += 1
                 _enter(child, side, alpha[level - 1], beta[level - 1], level, moves, count,
@@ -140,14 +163,15 @@ def _update(level: int, value: float, count: np.ndarray, next_move: np.ndarray,
 
 @njit(cache=True)
 def evaluate(states: np.ndarray, side: int, repeats: int, policy: int, budget: int,
-             solvable: int, win_bonus: float, seed: int, out: np.ndarray) -> None:
+             solvable: int, win_bonus: float, seed: int, out: np.ndarray,
+             match_bonus: float = 0.0) -> None:
     """``out[i]``: the margin of ``side`` from ``states[i]``: exact where at most
     ``solvable`` tiles are left and a search of at most ``budget`` positions settles it,
     else the mean of ``repeats`` playouts with ``policy``."""
     rng, moves, s, scratch = workspace(seed)
     for i in range(states.shape[0]):
         if budget > 0 and tiles_left(states[i]) <= solvable:
-            exact = solve(states[i], side, win_bonus, budget)
+            exact = solve(states[i], side, win_bonus, budget, match_bonus)
             if not np.isnan(exact):
                 out[i] = exact
                 continue
@@ -155,5 +179,5 @@ def evaluate(states: np.ndarray, side: int, repeats: int, policy: int, budget: i
         for _ in range(repeats):
             s[:] = states[i]
             play_out(s, policy, moves, scratch, rng)
-            total += margin(s, side, win_bonus)
+            total += margin(s, side, win_bonus, match_bonus)
         out[i] = total / repeats
