@@ -102,3 +102,27 @@ def test_a_bot_sees_only_its_view(level: str, variant: str) -> None:
 def test_unknown_level() -> None:
     with pytest.raises(ValueError, match="unknown bot level 'genius'"):
         bots.get("genius")
+
+
+def test_expert_plays_for_the_match() -> None:
+    """Expert counts a round that ends the match (``MATCH_BONUS``): from 0:0 no round of
+    the draw game reaches 100 and its values are those of the same search without the
+    bonus to the last digit; at 95:95 whoever wins the round wins the match, and the
+    bonus moves each move's value, by at most the bonus."""
+    from bones.bots.expert import MATCH_BONUS, ExpertBot
+
+    rules = Rules.preset("draw")
+    moved = 0
+    for seed in range(4):
+        for scores, ends in (((0, 0), False), ((95, 95), True)):
+            rnd = Round.deal(rules, seed=seed, scores=scores)
+            view = rnd.view(rnd.turn or 0)
+            with_bonus = ExpertBot(seed=seed, samples=40).evaluate(view)
+            without = ExpertBot(seed=seed, samples=40, match_bonus=0.0).evaluate(view)
+            shifts = [a - b for a, b in zip(with_bonus, without, strict=True)]
+            if not ends:
+                assert shifts == [0.0] * len(shifts)
+                continue
+            assert all(abs(d) <= MATCH_BONUS + 1e-9 for d in shifts)
+            moved += any(abs(d) > 1 for d in shifts)
+    assert moved == 4
