@@ -2,8 +2,9 @@
 choice graded by a strong bot from the chooser's own view.
 
 A move's grade is the expected points (the side's margin, a round won counting extra,
-and a round that ends the match far more: Expert's ``MATCH_BONUS``) of the move played and of the best move, both as the grading bot sees them from the
-player's view at that moment; the difference is what the move cost.
+and a round that ends the match far more: Expert's ``MATCH_BONUS``) of the move played
+and of the best move, both as the grading bot sees them from the player's view at that
+moment; the difference is what the move cost.
 
 >>> from bones import Match, Rules
 >>> match = Match(Rules.preset("block", target=None), seed=2)
