@@ -40,9 +40,8 @@ def template(rules: Rules, scores: Sequence[int] | None = None) -> np.ndarray:
     s = np.zeros(core.SIZE, dtype=np.int64)
     s[core.PLAYERS] = rules.players
     s[core.VARIANT] = VARIANTS[rules.variant]
-    s[core.TARGET] = rules.target if rules.variant == "allfives" and rules.target else -1
+    s[core.TARGET] = rules.target if rules.target and rules.variant != "kozel" else -1
     s[core.OTHERS_ONLY] = rules.blocked_scoring == "others"
-    s[core.MATCH] = rules.target if rules.target and rules.variant != "kozel" else -1
     for slot in (core.LEFT, core.RIGHT, core.SPIN, core.UP, core.DOWN, core.LAST, core.WINNER):
         s[slot] = -1
     for side, score in enumerate(scores or ()):

@@ -34,14 +34,13 @@ BONE = 22  # 28 slots: the boneyard's tile indices, top first
 COUNT = 50  # 4 slots: All Fives count points per seat
 LAST = 54  # the seat that placed the last tile
 VARIANT = 55  # 0 draw, 1 block, 2 kozel, 3 allfives
-TARGET = 56  # All Fives' match target, -1 for none
+TARGET = 56  # the match's target (not Kozel's, a loss), -1 for none; All Fives ends a round there
 SCORES = 57  # 4 slots: match scores per side before the round
 OTHERS_ONLY = 61  # blocked_scoring "others"
 OVER, WINNER, REASON = 62, 63, 64  # WINNER -1: nobody; REASON 0 domino, 1 blocked, 2 target
 POINTS = 65  # 4 slots: the award per side
 EGGS = 69
 ALL = 70  # the union of the hands
-MATCH = 71  # the match's target where a round can end the match (not Kozel), -1 for none
 SIZE = 72
 
 DRAW_CODE, PASS_CODE = 140, 141

@@ -19,13 +19,13 @@ from bones.kernel.core import (
     DRAWN,
     HANDS,
     KOZEL,
-    MATCH,
     MAX_MOVES,
     OVER,
     PLAYERS,
     POINTS,
     SCORES,
     SIZE,
+    TARGET,
     TURN,
     VARIANT,
     WINNER,
@@ -71,7 +71,7 @@ def margin(s: np.ndarray, side: int, win_bonus: float, match_bonus: float = 0.0)
 def match_winner(s: np.ndarray) -> int:
     """The side this finished round makes the match's winner, as ``bones.match`` decides
     (the first side with the highest score, once it reaches the target), or -1."""
-    if s[MATCH] < 0:
+    if s[TARGET] < 0:
         return -1
     best, winner = -1, -1
     for side in range(s[PLAYERS]):
@@ -80,7 +80,7 @@ def match_winner(s: np.ndarray) -> int:
             score += s[COUNT + side]
         if score > best:
             best, winner = score, side
-    return winner if best >= s[MATCH] else -1
+    return winner if best >= s[TARGET] else -1
 
 
 @njit(cache=True)
