@@ -13,16 +13,13 @@ from numba import njit
 
 from bones.kernel.bits import popcount
 from bones.kernel.core import (
-    ALLFIVES,
     BONE_COUNT,
-    COUNT,
     DRAWN,
     HANDS,
     KOZEL,
     MAX_MOVES,
     OVER,
     PLAYERS,
-    POINTS,
     SCORES,
     SIZE,
     TARGET,
@@ -32,6 +29,7 @@ from bones.kernel.core import (
     apply,
     legal,
     play_out,
+    side_points,
     workspace,
 )
 
@@ -51,7 +49,7 @@ def margin(s: np.ndarray, side: int, win_bonus: float, match_bonus: float = 0.0)
     sides = 2 if s[VARIANT] == KOZEL else s[PLAYERS]
     mine, others = 0.0, 0.0
     for other in range(sides):
-        points = s[POINTS + other] + (s[COUNT + other] if s[VARIANT] == ALLFIVES else 0)
+        points = side_points(s, other)
         if other == side:
             mine = points
         else:
@@ -75,9 +73,7 @@ def match_winner(s: np.ndarray) -> int:
         return -1
     best, winner = -1, -1
     for side in range(s[PLAYERS]):
-        score = s[SCORES + side] + s[POINTS + side]
-        if s[VARIANT] == ALLFIVES:
-            score += s[COUNT + side]
+        score = s[SCORES + side] + side_points(s, side)
         if score > best:
             best, winner = score, side
     return winner if best >= s[TARGET] else -1
