@@ -124,6 +124,37 @@ def test_views_encode_like_the_round() -> None:
             assert (from_view == encode(rnd)).all()
 
 
+def test_successors_are_the_rounds_after_each_move() -> None:
+    """A batch of positions after each legal move is what Round reaches by pushing it."""
+    from bones.kernel import successors
+
+    for variant in ("draw", "block", "kozel", "allfives"):
+        rules = Rules.preset(variant)
+        rng = random.Random(variant)
+        for rnd in random_positions(rules, range(40), rng, 15):
+            moves = rnd.legal_moves()
+            after = successors([encode(rnd)], moves)
+            for move, state in zip(moves, after, strict=True):
+                twin = rnd.copy()
+                twin.push(move)
+                if twin.is_over:
+                    assert state[core.OVER] == 1
+                else:
+                    assert (undrawn(state) == encode(twin)).all()
+
+
+def undrawn(state: np.ndarray) -> np.ndarray:
+    """The state with the tiles drawn taken off the boneyard, as ``encode`` writes it
+    (the kernel only moves a pointer past them)."""
+    s = state.copy()
+    drawn, count = int(s[core.DRAWN]), int(s[core.BONE_COUNT])
+    s[core.BONE:core.BONE + count - drawn] = state[core.BONE + drawn:core.BONE + count]
+    s[core.BONE + count - drawn:core.BONE + count] = 0
+    s[core.BONE_COUNT] -= drawn
+    s[core.DRAWN] = 0
+    return s
+
+
 def test_random_rounds_and_policies() -> None:
     rules = Rules.preset("draw", players=3)
     points, moves = random_rounds(rules, 2000, seed=4)

@@ -22,7 +22,6 @@ from bones import kernel
 from bones.bots.base import Bot
 from bones.bots.sampler import Determinization, Sampler
 from bones.bots.table import as_array
-from bones.kernel import core, encode_move
 from bones.moves import Move
 from bones.view import PlayerView
 
@@ -61,20 +60,15 @@ class HardBot(Bot):
 
     def evaluate(self, view: PlayerView) -> list[float]:
         """The average margin of each legal move, over the sampled deals."""
-        moves = [encode_move(m) for m in view.legal_moves]
         deals = self.deals(view)
-        states = []
-        for deal in deals:
-            base = kernel.position(view.rules, deal.hands, deal.boneyard, view)
-            for code in moves:
-                state = base.copy()
-                core.apply(state, code)
-                states.append(state)
+        states = kernel.successors(as_array(
+            [kernel.position(view.rules, d.hands, d.boneyard, view) for d in deals]),
+            view.legal_moves)
         bonus = self.win_bonus
         if bonus is None:
             bonus = WIN_BONUS.get(view.rules.variant, 10.0)
-        values = kernel.evaluate(as_array(states), view.rules.side_of(view.seat),
+        values = kernel.evaluate(states, view.rules.side_of(view.seat),
                                  self.playouts, self.policy, self.budget, bonus,
                                  seed=self.rng.getrandbits(32), solvable=self.solvable,
                                  match_bonus=self.match_bonus)
-        return [float(v) for v in values.reshape(len(deals), len(moves)).mean(axis=0)]
+        return [float(v) for v in values.reshape(len(deals), len(view.legal_moves)).mean(axis=0)]

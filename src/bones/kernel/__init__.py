@@ -27,7 +27,7 @@ from bones.tiles import Tile, mask_of
 from bones.view import PlayerView
 
 __all__ = ["POLICIES", "decode_move", "encode", "encode_move", "evaluate", "playouts",
-           "position", "random_rounds", "template"]
+           "position", "random_rounds", "successors", "template"]
 
 POLICIES = {"random": core.RANDOM, "heuristic": core.HEURISTIC}
 VARIANTS = {"draw": core.DRAW_GAME, "block": core.BLOCK_GAME, "kozel": core.KOZEL,
@@ -145,6 +145,23 @@ def playouts(
     sides = 2 if (batch[:, core.VARIANT] == core.KOZEL).any() else int(batch[:, core.PLAYERS].max())
     out = np.zeros((batch.shape[0], repeats, sides), dtype=np.int64)
     core.playouts(batch, repeats, _policy(policy), sides, _seed(seed), out)
+    return out
+
+
+def successors(states: Sequence[np.ndarray] | np.ndarray, moves: Sequence[Move]) -> np.ndarray:
+    """Each state after each of ``moves`` (legal in every one of them): one row per
+    state and move, state by state, the moves in their order.
+
+    >>> from bones import Round, Rules
+    >>> rnd = Round.deal(Rules.preset("draw", players=2), seed=3)
+    >>> after = successors([encode(rnd)], rnd.legal_moves())
+    >>> after.shape == (len(rnd.legal_moves()), core.SIZE)
+    True
+    """
+    batch = np.ascontiguousarray(np.asarray(states, dtype=np.int64).reshape(-1, core.SIZE))
+    codes = np.array([encode_move(m) for m in moves], dtype=np.int64)
+    out = np.empty((batch.shape[0] * len(codes), core.SIZE), dtype=np.int64)
+    core.successors(batch, codes, out)
     return out
 
 

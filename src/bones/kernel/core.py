@@ -327,6 +327,16 @@ def workspace(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
 
 
 @njit(cache=True)
+def successors(states: np.ndarray, codes: np.ndarray, out: np.ndarray) -> None:
+    """``out[i * len(codes) + j]`` gets ``states[i]`` after the move ``codes[j]``."""
+    k = codes.shape[0]
+    for i in range(states.shape[0]):
+        for j in range(k):
+            out[i * k + j] = states[i]
+            apply(out[i * k + j], codes[j])
+
+
+@njit(cache=True)
 def playouts(states: np.ndarray, repeats: int, policy: int, sides: int, seed: int,
              out: np.ndarray) -> None:
     """Play every state out ``repeats`` times; ``out[b, r, side]`` gets the points."""
