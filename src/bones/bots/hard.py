@@ -21,7 +21,6 @@ from __future__ import annotations
 from bones import kernel
 from bones.bots.base import Bot
 from bones.bots.sampler import Determinization, Sampler
-from bones.bots.table import as_array
 from bones.moves import Move
 from bones.view import PlayerView
 
@@ -61,8 +60,8 @@ class HardBot(Bot):
     def evaluate(self, view: PlayerView) -> list[float]:
         """The average margin of each legal move, over the sampled deals."""
         deals = self.deals(view)
-        states = kernel.successors(as_array(
-            [kernel.position(view.rules, d.hands, d.boneyard, view) for d in deals]),
+        states = kernel.successors(
+            [kernel.position(view.rules, d.hands, d.boneyard, view) for d in deals],
             view.legal_moves)
         bonus = self.win_bonus
         if bonus is None:

@@ -6,8 +6,6 @@ read, and the ends and All Fives' count after a move are all that is asked.
 
 from __future__ import annotations
 
-import numpy as np
-
 from bones.kernel import core, encode_move, position
 from bones.moves import Move, Play
 from bones.view import PlayerView
@@ -36,7 +34,3 @@ class PublicTable:
 def scored(count: int) -> int:
     """All Fives: what a count scores for the player who made it."""
     return count if count > 0 and count % 5 == 0 else 0
-
-
-def as_array(states: list[np.ndarray]) -> np.ndarray:
-    return np.ascontiguousarray(np.stack(states))

@@ -141,7 +141,7 @@ def playouts(
     """Play each state to the end of its round ``repeats`` times with ``policy``
     ("random" or "heuristic"). Returns ``points[state, repeat, side]``: the award, plus
     All Fives' count points of the deal (Kozel: the raw penalty)."""
-    batch = np.ascontiguousarray(np.asarray(states, dtype=np.int64).reshape(-1, core.SIZE))
+    batch = _batch(states)
     sides = 2 if (batch[:, core.VARIANT] == core.KOZEL).any() else int(batch[:, core.PLAYERS].max())
     out = np.zeros((batch.shape[0], repeats, sides), dtype=np.int64)
     core.playouts(batch, repeats, _policy(policy), sides, _seed(seed), out)
@@ -158,7 +158,7 @@ def successors(states: Sequence[np.ndarray] | np.ndarray, moves: Sequence[Move])
     >>> after.shape == (len(rnd.legal_moves()), core.SIZE)
     True
     """
-    batch = np.ascontiguousarray(np.asarray(states, dtype=np.int64).reshape(-1, core.SIZE))
+    batch = _batch(states)
     codes = np.array([encode_move(m) for m in moves], dtype=np.int64)
     out = np.empty((batch.shape[0] * len(codes), core.SIZE), dtype=np.int64)
     core.successors(batch, codes, out)
@@ -182,7 +182,7 @@ def evaluate(
     when it makes another side the winner; not in Kozel); exact by alpha-beta where at
     most ``solvable`` tiles are left and a search of at most ``budget`` positions settles
     it, else averaged over ``repeats`` playouts."""
-    batch = np.ascontiguousarray(np.asarray(states, dtype=np.int64).reshape(-1, core.SIZE))
+    batch = _batch(states)
     out = np.zeros(batch.shape[0])
     solve.evaluate(batch, side, repeats, _policy(policy), budget, solvable, win_bonus,
                    _seed(seed), out, match_bonus)
@@ -197,6 +197,11 @@ def random_rounds(
     moves = core.random_rounds(template(rules), rules.hand_size, n, _policy(policy),
                                rules.sides, _seed(seed), out)
     return out, int(moves)
+
+
+def _batch(states: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+    """States as one contiguous int64 array, a row each, as the compiled calls take them."""
+    return np.ascontiguousarray(np.asarray(states, dtype=np.int64).reshape(-1, core.SIZE))
 
 
 def _policy(name: str) -> int:
