@@ -41,7 +41,7 @@ OVER, WINNER, REASON = 62, 63, 64  # WINNER -1: nobody; REASON 0 domino, 1 block
 POINTS = 65  # 4 slots: the award per side
 EGGS = 69
 ALL = 70  # the union of the hands
-SIZE = 72
+SIZE = 71
 
 DRAW_CODE, PASS_CODE = 140, 141
 LEAD = 4

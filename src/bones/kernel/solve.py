@@ -21,7 +21,6 @@ from bones.kernel.core import (
     OVER,
     PLAYERS,
     SCORES,
-    SIZE,
     TARGET,
     TURN,
     VARIANT,
@@ -95,7 +94,7 @@ def solve(state: np.ndarray, side: int, win_bonus: float = 0.0,
 
     Alpha-beta, kept iterative with one row per ply (numba's recursion overflows the
     native stack in deep searches)."""
-    stack = np.empty((DEPTH + 1, SIZE), dtype=np.int64)
+    stack = np.empty((DEPTH + 1, state.shape[0]), dtype=np.int64)  # a row per ply
     moves = np.empty((DEPTH + 1, MAX_MOVES), dtype=np.int64)
     count = np.zeros(DEPTH + 1, dtype=np.int64)
     next_move = np.zeros(DEPTH + 1, dtype=np.int64)
