@@ -24,7 +24,7 @@ from bones import bots
 from bones.match import Match
 from bones.round import Round
 
-__all__ = ["GRADER", "Analysis", "Grade", "analyze", "frames"]
+__all__ = ["GRADER", "Analysis", "Grade", "analyze", "frames", "grade_round"]
 
 GRADER = "expert" if "expert" in bots.LEVELS else "hard"
 """The strongest level there is: it grades the moves."""
@@ -94,22 +94,30 @@ def frames(match: Match) -> list[dict[str, Any]]:
 
 def analyze(match: Match, level: str = GRADER, seed: int = 0) -> Analysis:
     """Grade every choice of the game (a lone legal move is no choice)."""
-    grader = bots.get(level, seed=seed)
+    grades = [g for number in range(len(match.rounds))
+              for g in grade_round(match, number, level, seed)]
+    return Analysis(level, frames(match), grades)
+
+
+def grade_round(match: Match, number: int, level: str = GRADER, seed: int = 0) -> list[Grade]:
+    """Grade the choices of one round: a game is graded a round at a time, so that work
+    on it can stop between rounds (each round's grader has a seed of its own)."""
+    grader = bots.get(level, seed=seed + number)
     evaluate = getattr(grader, "evaluate", None)
     if evaluate is None:
         raise ValueError(f"{level} cannot grade moves: it has no evaluate()")
+    played = match.rounds[number]
+    rnd = played.rewound(0)
     grades = []
-    for number, played in enumerate(match.rounds):
-        rnd = played.rewound(0)
-        for index, move in enumerate(played.moves):
-            seat = rnd.turn
-            assert seat is not None
-            view = rnd.view(seat)
-            if len(view.legal_moves) > 1:
-                values = [float(v) for v in evaluate(view)]
-                best = max(range(len(values)), key=values.__getitem__)
-                played_at = [str(m) for m in view.legal_moves].index(str(move))
-                grades.append(Grade(number, index, seat, str(move), round(values[played_at], 2),
-                                    str(view.legal_moves[best]), round(values[best], 2)))
-            rnd.push(move)
-    return Analysis(level, frames(match), grades)
+    for index, move in enumerate(played.moves):
+        seat = rnd.turn
+        assert seat is not None
+        view = rnd.view(seat)
+        if len(view.legal_moves) > 1:
+            values = [float(v) for v in evaluate(view)]
+            best = max(range(len(values)), key=values.__getitem__)
+            played_at = [str(m) for m in view.legal_moves].index(str(move))
+            grades.append(Grade(number, index, seat, str(move), round(values[played_at], 2),
+                                str(view.legal_moves[best]), round(values[best], 2)))
+        rnd.push(move)
+    return grades

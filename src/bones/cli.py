@@ -52,7 +52,26 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--leave-after", type=float, default=60.0,
                        help="seconds a player may be away before a bot takes over the seat")
     serve.add_argument("--rate", type=float, default=Settings.rate,
-                       help="messages a second one connection may send before it is refused")
+                       help="messages a second one seat may send before it is refused")
+    serve.add_argument("--rest-rate", type=float, default=Settings.rest_rate,
+                       help="REST requests and new sockets a second from one address")
+    serve.add_argument("--tables-per-address", type=int, default=Settings.tables_per_address,
+                       help="unfinished tables one address may create")
+    serve.add_argument("--sockets-per-address", type=int,
+                       default=Settings.sockets_per_address,
+                       help="WebSockets one address may hold open at once")
+    serve.add_argument("--think-floor", type=float, default=Settings.think_floor,
+                       help="seconds Hard and Expert take at least, so timing tells nothing")
+    serve.add_argument("--linger", type=float, default=Settings.linger,
+                       help="seconds a finished table stays in memory once nobody watches")
+    serve.add_argument("--waiting-ttl", type=float, default=Settings.waiting_ttl,
+                       help="seconds a table may wait for its players before it closes")
+    serve.add_argument("--origin", action="append", default=[],
+                       help="another origin whose pages may use this server (repeatable), "
+                       "e.g. https://bones.example behind a proxy")
+    serve.add_argument("--trust-proxy", default=None, metavar="ADDRESSES",
+                       help="proxies whose X-Forwarded-For and -Proto to believe "
+                       "(comma-separated addresses, or *)")
     replay = commands.add_parser("replay", help="print a game record move by move and check it")
     replay.add_argument("record", help="a record file (JSON, from match.record())")
     analyze = commands.add_parser("analyze", help="grade every move of a finished game")
@@ -140,12 +159,17 @@ def serve(args: argparse.Namespace) -> int:
     from bones.server import DEFAULT_DB, create_app
     from bones.server.hub import MAX_FRAME
 
-    app = create_app(args.db or DEFAULT_DB,
-                     Settings(bot_delay=args.bot_delay, leave_after=args.leave_after,
-                              rate=args.rate, burst=max(Settings.burst, int(args.rate * 3))))
+    settings = Settings(
+        bot_delay=args.bot_delay, leave_after=args.leave_after, rate=args.rate,
+        burst=max(Settings.burst, int(args.rate * 3)), rest_rate=args.rest_rate,
+        tables_per_address=args.tables_per_address,
+        sockets_per_address=args.sockets_per_address, think_floor=args.think_floor,
+        linger=args.linger, waiting_ttl=args.waiting_ttl, origins=tuple(args.origin))
+    app = create_app(args.db or DEFAULT_DB, settings)
     print(f"bones: open http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_FRAME,
-                log_level="warning")
+                log_level="warning", proxy_headers=args.trust_proxy is not None,
+                forwarded_allow_ips=args.trust_proxy)
     return 0
 
 

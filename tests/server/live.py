@@ -31,18 +31,24 @@ class Server:
     """``bones serve`` on a free port over the store at ``db``."""
 
     def __init__(self, db: str, *, leave_after: float = 60.0, port: int | None = None,
-                 rate: float = 1000.0) -> None:
-        """``rate``: messages a second a connection may send; scripted players are fast."""
+                 rate: float = 1000.0, limits: dict[str, float] | None = None) -> None:
+        """``rate``: messages a second a seat may send; scripted players are fast, and
+        every test client comes from one address, so the per-address limits are lifted
+        unless ``limits`` sets them (``{"rest-rate": 20, "think-floor": 1}``)."""
         self.db, self.leave_after, self.rate = db, leave_after, rate
+        self.limits = {"rest-rate": 100_000, "tables-per-address": 100_000,
+                       "sockets-per-address": 100_000, "think-floor": 0, **(limits or {})}
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
+        self.invites: dict[str, str] = {}
 
     def start(self) -> Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bones", "serve", "--port", str(self.port), "--db", self.db,
              "--bot-delay", "0", "--leave-after", str(self.leave_after),
-             "--rate", str(self.rate)],
+             "--rate", str(self.rate),
+             *[f"--{k}={v}" for k, v in self.limits.items()]],
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -68,10 +74,17 @@ class Server:
         response = httpx.post(f"{self.url}/api/tables",
                               json={"variant": variant, "seats": seats, **extra})
         assert response.status_code == 201, response.text
-        return dict(response.json())
+        made = dict(response.json())
+        if "#invite=" in made.get("invite", ""):
+            self.invites[made["table"]["id"]] = made["invite"].split("#invite=")[1]
+        return made
 
-    def join(self, table_id: str, name: str) -> Message:
-        response = httpx.post(f"{self.url}/api/tables/{table_id}/join", json={"name": name})
+    def join(self, table_id: str, name: str, invite: str | None = None) -> Message:
+        """Take a free seat; a private table's invite secret is ``invite``, or the one
+        this client saw when it made the table."""
+        invite = invite or self.invites.get(table_id)
+        response = httpx.post(f"{self.url}/api/tables/{table_id}/join",
+                              json={"name": name, **({"invite": invite} if invite else {})})
         assert response.status_code == 200, response.text
         return dict(response.json())
 

@@ -16,14 +16,44 @@ def test_invite_fills_free_seats_and_then_refuses(server: Server) -> None:
     made = server.create("kozel", [{"kind": "human", "name": "Ann"}, {"kind": "human"},
                                    {"kind": "bot", "level": "easy"}, {"kind": "human"}])
     table = made["table"]["id"]
-    assert made["invite"] == f"/t/{table}" and made["table"]["status"] == "waiting"
+    assert made["invite"].startswith(f"/t/{table}#invite=")
+    assert made["table"]["status"] == "waiting"
     ben = server.join(table, "Ben")
     cy = server.join(table, "Cy")
     assert (ben["seat"], cy["seat"]) == (1, 3)
     assert cy["table"]["status"] == "playing"
     assert len({made["token"], ben["token"], cy["token"]}) == 3
-    full = httpx.post(f"{server.url}/api/tables/{table}/join", json={"name": "Dee"})
+    full = httpx.post(f"{server.url}/api/tables/{table}/join",
+                      json={"name": "Dee", "invite": server.invites[table]})
     assert full.status_code == 409 and "no free seat" in full.json()["detail"]
+
+
+def test_a_private_tables_seats_open_only_through_its_invite(server: Server) -> None:
+    """Hardening: a stranger who knows the table id cannot take the seat meant for the
+    friend, the table is not listed, and nobody sits under a name already at the table."""
+    made = server.create("draw", [{"kind": "human", "name": "Host"}, {"kind": "human"}])
+    table = made["table"]["id"]
+    assert made["table"]["public"] is False
+    assert table not in [t["id"] for t in server.get("/api/tables?limit=200")]
+    join = f"{server.url}/api/tables/{table}/join"
+    for body in ({"name": "Eve"}, {"name": "Eve", "invite": "guess"}):
+        refused = httpx.post(join, json=body)
+        assert refused.status_code == 403 and "invite" in refused.json()["detail"]
+    secret = server.invites[table]
+    twin = httpx.post(join, json={"name": "hOST", "invite": secret})
+    assert twin.status_code == 409 and "already sits" in twin.json()["detail"]
+    assert server.get(f"/api/tables/{table}")["status"] == "waiting"
+    assert server.join(table, "Ben", secret)["seat"] == 1
+
+
+def test_a_public_table_is_listed_and_open_to_anyone(server: Server) -> None:
+    made = server.create("draw", [{"kind": "human", "name": "Ann"}, {"kind": "human"}],
+                         public=True)
+    table = made["table"]["id"]
+    assert made["invite"] == f"/t/{table}" and made["table"]["public"] is True
+    assert table in [t["id"] for t in server.get("/api/tables?limit=200")]
+    assert server.join(table, "Stranger")["seat"] == 1
+    assert len(server.get("/api/tables?limit=1")) <= 1
 
 
 def test_reconnect_with_the_token_gives_the_view_back(server: Server) -> None:

@@ -100,7 +100,14 @@ def test_a_friend_joins_by_the_invite_link(web: Server, browser: Browser) -> Non
     table = ann.new_game("draw", players=2, target="null", levels=("friend",))
     ann.page.wait_for_selector("#invite-link")
     link = ann.page.locator("#invite-link").input_value()
-    assert link.endswith(f"/t/{table}")
+    assert f"/t/{table}#invite=" in link
+    eve = Player(friend.new_page(), web, random.Random(5))  # knows the table, not the link
+    eve.page.goto(f"{web.url}/t/{table}")
+    eve.page.fill("#join input[name=name]", "Eve")
+    eve.page.click("#join button[type=submit]")
+    eve.page.wait_for_function(
+        "document.querySelector('#join .form-error').textContent.includes('invite')")
+    eve.page.close()
     ben = Player(friend.new_page(), web, random.Random(4))
     ben.page.goto(link)
     ben.page.fill("#join input[name=name]", "Ben")

@@ -34,6 +34,8 @@ def test_a_whole_match_through_the_page(web: Server, browser: Browser, variant: 
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console",  # a Content-Security-Policy refusal is a console error
+            lambda m: errors.append(m.text) if m.type == "error" else None)
     player = Player(page, web, random.Random(variant))
     table = player.new_game(variant, players=players,
                             target="null" if target == "single" else target, levels=levels)

@@ -28,6 +28,8 @@ def test_replay_and_statistics(web: Server, browser: Browser, tmp_path: Path) ->
     page = context.new_page()
     problems: list[str] = []
     page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console",  # a Content-Security-Policy refusal is a console error
+            lambda m: problems.append(m.text) if m.type == "error" else None)
     page.on("response",
             lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     player = Player(page, web, random.Random(31))

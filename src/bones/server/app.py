@@ -9,7 +9,8 @@ the web client's files.
 
 from __future__ import annotations
 
-import asyncio
+import hashlib
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -23,11 +24,12 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bones import bots
-from bones.analysis import analyze
 from bones.match import Match
 from bones.record import RecordError
 from bones.rules import PLAYERS, Rules
-from bones.server.hub import Hub, Settings
+from bones.server.guard import Guard
+from bones.server.hub import Hub, Limited, Settings, Unavailable
+from bones.server.jobs import Analyses, Busy, Gone
 from bones.server.protocol import (
     CreateTable,
     GameSummary,
@@ -36,33 +38,44 @@ from bones.server.protocol import (
     Stats,
     TableInfo,
 )
-from bones.server.stats import stats_of
+from bones.server.stats import stats_from
 from bones.server.store import Store
-from bones.server.table import Table
+from bones.server.table import Table, TableError
 
 __all__ = ["DEFAULT_DB", "create_app"]
 
 DEFAULT_DB = "sqlite:///bones.db"
 BAD_BODY: dict[int | str, dict[str, Any]] = {
-    400: {"description": "The body is not JSON (or, for analysis, not a game record)"}}
-MOST_MOVES = 3000
+    400: {"description": "The body is not JSON (or, for analysis, not a game record)"},
+    413: {"description": "The body is larger than the server takes"}}
+LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {"description": "Too many requests from this address, or a limit of the server's "
+          "reached: the detail says which"},
+    503: {"description": "The store cannot be written just now, or the analysis queue is "
+          "full: try again (see Retry-After)"}}
+MOST_MOVES = 1000
+"""The longest record the server grades (a long Kozel match has about 600 moves)."""
 WEB = Path(str(resources.files("bones") / "web"))
 
 
 def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAPI:
     """The bones server over the store at ``db`` (any SQLAlchemy URL)."""
     hub = Hub(Store(db), settings)
+    analyses = Analyses()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.load()
         yield
         await hub.close()
+        analyses.close()
 
-    app = FastAPI(title="bones", version="1", lifespan=lifespan,
+    app = FastAPI(title="bones", version="1", lifespan=lifespan, responses=LIMITED,
                   description="Dominoes tables: create, join, watch and play over WebSockets. "
                   "The WebSocket protocol is in docs/protocol.md.")
     app.state.hub = hub
+    app.add_middleware(Guard, origins=hub.settings.origins,
+                       rate=hub.settings.rest_rate)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
@@ -72,7 +85,21 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
         return JSONResponse({"detail": error.detail}, status_code=error.status_code,
                             headers=headers)
 
-    _routes(app, hub)
+    @app.exception_handler(Unavailable)
+    async def _unavailable(_request: Request, error: Unavailable) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=503,
+                            headers={"Retry-After": "2"})
+
+    @app.exception_handler(Busy)
+    async def _busy(_request: Request, error: Busy) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=503,
+                            headers={"Retry-After": "30"})
+
+    @app.exception_handler(Limited)
+    async def _limited(_request: Request, error: Limited) -> JSONResponse:
+        return JSONResponse({"detail": str(error)}, status_code=429)
+
+    _routes(app, hub, analyses)
     _pages(app)
     return app
 
@@ -86,7 +113,11 @@ def _methods(app: FastAPI, request: Request) -> set[str]:
     return methods
 
 
-def _routes(app: FastAPI, hub: Hub) -> None:
+def _address(request: Request | WebSocket) -> str:
+    return request.client.host if request.client else "?"
+
+
+def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
     @app.get("/api/variants")
     def variants() -> dict[str, dict[str, Any]]:
         """Each variant's player counts, default rules and the bot levels."""
@@ -94,42 +125,54 @@ def _routes(app: FastAPI, hub: Hub) -> None:
                     "levels": list(bots.LEVELS)} for v, players in PLAYERS.items()}
 
     @app.post("/api/tables", status_code=201, responses=BAD_BODY)
-    async def create_table(spec: CreateTable) -> Joined | TableInfo:
-        """A new table. With a named human seat, the answer holds that seat's token."""
-        table, seat, token = await hub.create(spec)
+    async def create_table(spec: CreateTable, request: Request) -> Joined | TableInfo:
+        """A new table. With a named human seat, the answer holds that seat's token and
+        the invite link (a private table's holds its secret)."""
+        table, seat, token = await hub.create(spec, _address(request))
         if seat is None or token is None:
             return table.info()
-        return Joined(table=table.info(), seat=seat, token=token, invite=f"/t/{table.id}")
+        return Joined(table=table.info(), seat=seat, token=token, invite=_invite(table))
 
     @app.get("/api/tables")
-    def list_tables() -> list[TableInfo]:
-        """Tables not yet over, newest first."""
-        live = [t.table for t in hub.tables.values() if t.table.status != "over"]
-        return [t.info() for t in sorted(live, key=lambda t: t.created, reverse=True)]
+    def list_tables(limit: int = Query(default=50, ge=1, le=200),
+                    offset: int = Query(default=0, ge=0, le=10_000)) -> list[TableInfo]:
+        """Public tables not yet over, newest first, ``limit`` from ``offset`` on."""
+        live = [t.table for t in list(hub.tables.values())
+                if t.table.status != "over" and t.table.invite is None]
+        live.sort(key=lambda t: t.created, reverse=True)
+        return [t.info() for t in live[offset:offset + limit]]
 
     @app.get("/api/tables/{table_id}", responses={404: {"description": "No such table"}})
-    def get_table(table_id: str) -> TableInfo:
-        return _table(hub, table_id).info()
+    async def get_table(table_id: str) -> TableInfo:
+        return (await _table(hub, table_id)).info()
 
     @app.post("/api/tables/{table_id}/join",
-              responses={**BAD_BODY, 404: {"description": "No such table"},
-                         409: {"description": "No free seat"}})
+              responses={**BAD_BODY, 403: {"description": "A private table: the invite's "
+                                                  "secret is missing or wrong"},
+                         404: {"description": "No such table"},
+                         409: {"description": "No free seat, or the name is taken"}})
     async def join_table(table_id: str, body: JoinTable) -> Joined:
-        """Take a free human seat by display name; keep the token to reconnect."""
-        _table(hub, table_id)
+        """Take a free human seat by display name (a private table's with its invite
+        secret); keep the token to reconnect."""
+        await _table(hub, table_id)
         try:
-            table, seat, token = await hub.join(table_id, body.name, body.seat)
+            table, seat, token = await hub.join(table_id, body.name, body.seat, body.invite)
+        except TableError as error:
+            raise HTTPException(403 if error.code == "private" else 409, str(error)) from None
         except ValueError as error:
             raise HTTPException(409, str(error)) from None
-        return Joined(table=table.info(), seat=seat, token=token, invite=f"/t/{table_id}")
+        return Joined(table=table.info(), seat=seat, token=token, invite=_invite(table))
 
     @app.get("/api/games")
     def games(name: str | None = Query(default=None, max_length=64),
-              limit: int = Query(default=50, ge=1, le=500)) -> list[GameSummary]:
-        """Finished games, newest first; with ``name``, the games that name played."""
+              limit: int = Query(default=50, ge=1, le=200),
+              offset: int = Query(default=0, ge=0, le=100_000)) -> list[GameSummary]:
+        """Finished games, newest first, ``limit`` from ``offset`` on; with ``name``,
+        the games that name played (in any case)."""
         return [GameSummary(id=g.table_id, variant=g.variant, finished=g.finished.isoformat(),
-                            names=g.names, scores=g.scores, winner=g.winner, loser=g.loser)
-                for g in hub.store.games(name, limit)]
+                            names=g.names, scores=g.scores, winner=g.winner, loser=g.loser,
+                            assisted=bool(g.record.get("assists")))
+                for g in hub.store.games(name, limit, offset)]
 
     @app.get("/api/games/{table_id}/record", responses={404: {"description": "No such game"}})
     def record(table_id: str) -> dict[str, Any]:
@@ -139,44 +182,49 @@ def _routes(app: FastAPI, hub: Hub) -> None:
             raise HTTPException(404, f"no finished game {table_id!r}")
         return game.record
 
-    cache: dict[str, dict[str, Any]] = {}
-
     @app.get("/api/games/{table_id}/analysis",
              responses={404: {"description": "No such game"}})
-    async def analysis(table_id: str) -> dict[str, Any]:
+    async def analysis(table_id: str, request: Request) -> dict[str, Any]:
         """Every position of a finished game with every hand, and every choice graded
         from the chooser's own view (expected points of the move and of the best)."""
-        if table_id not in cache:
-            game = hub.store.game(table_id)
-            if game is None:
-                raise HTTPException(404, f"no finished game {table_id!r}")
-            while len(cache) >= 200:  # the oldest analyses make room
-                cache.pop(next(iter(cache)))
-            cache[table_id] = {**await _analyze(game.record), "names": game.names}
-        return cache[table_id]
+        game = hub.store.game(table_id)
+        if game is None:
+            raise HTTPException(404, f"no finished game {table_id!r}")
+        report = await _analyze(analyses, request, f"game:{table_id}", game.record)
+        return {**report, "names": game.names}
 
     @app.post("/api/analysis", responses=BAD_BODY)
-    async def analyze_upload(record: dict[str, Any]) -> dict[str, Any]:
+    async def analyze_upload(record: dict[str, Any], request: Request) -> dict[str, Any]:
         """The same for a record file of your own."""
-        return await _analyze(record)
+        digest = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
+        return await _analyze(analyses, request, f"upload:{digest}", record)
 
     @app.get("/api/stats/{name}")
     def stats(name: str) -> Stats:
-        """A display name's games, wins and losses, per variant too."""
-        return stats_of(name, hub.store.games(name, limit=10**9))
+        """A name's games, wins and losses, per variant too (games with hints or undo
+        are not counted)."""
+        return stats_from(name, hub.store.totals(name))
 
     @app.get("/api/metrics")
     def metrics(since: int = Query(default=0, ge=0)) -> dict[str, Any]:
         """Human moves handled, and the latency from a human's move to its broadcast
         over the moves after the first ``since``."""
-        return hub.figures(since)
+        return {**hub.figures(since), "analyses": analyses.figures()}
 
     @app.websocket("/ws/{table_id}")
     async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None) -> None:
-        await hub.connect(ws, table_id, token)
+        await hub.connect(ws, table_id, token, _address(ws))
 
 
-async def _analyze(record: dict[str, Any]) -> dict[str, Any]:
+def _invite(table: Table) -> str:
+    """The link friends join by: a private table's carries its secret in the fragment,
+    which browsers send to no server."""
+    link = f"/t/{table.id}"
+    return link if table.invite is None else f"{link}#invite={table.invite}"
+
+
+async def _analyze(analyses: Analyses, request: Request, key: str,
+                   record: dict[str, Any]) -> dict[str, Any]:
     moves = record.get("moves")
     if isinstance(moves, list) and len(moves) > MOST_MOVES:
         raise HTTPException(400, f"a record of more than {MOST_MOVES} moves is not analysed here")
@@ -186,16 +234,20 @@ async def _analyze(record: dict[str, Any]) -> dict[str, Any]:
         raise HTTPException(400, f"not a game record: {error}") from None
     if not match.results:
         raise HTTPException(400, "the record has no finished round to look back on")
-    report = await asyncio.to_thread(analyze, match)
-    return {**report.to_dict(), "rules": match.rules.to_dict(), "names": None,
+    try:
+        report = await analyses.report(key, record, len(match.rounds), _address(request),
+                                       request.is_disconnected)
+    except Gone:
+        raise HTTPException(499, "the client left before the analysis was done") from None
+    return {**report, "rules": match.rules.to_dict(), "names": None,
             "fair": record.get("fair"), "assists": record.get("assists", []),
             "winner": match.winner, "loser": match.loser, "scores": list(match.scores)}
 
 
-def _table(hub: Hub, table_id: str) -> Table:
-    live = hub.tables.get(table_id)
+async def _table(hub: Hub, table_id: str) -> Table:
+    live = await hub.live(table_id)
     if live is None:
-        raise HTTPException(404, f"no open table {table_id!r}")
+        raise HTTPException(404, f"no table {table_id!r}")
     return live.table
 
 

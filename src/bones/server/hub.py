@@ -1,8 +1,13 @@
 """The live side of the server: open tables, their connections, bots, clocks and timers.
 
 Every change to a table goes the same way, under the table's lock: the table changes,
-its log entries are written to the store, then each connection is sent its own state.
-A failed write rebuilds the table from the store, so memory never runs ahead of disk.
+its log entries are written to the store, and only then is each connection sent its
+own state. A write the store refuses (it is down, its disk is full, its file is locked)
+puts the table back as its stored log has it, answers the mover ``unavailable`` and
+tries the table's bots again with a growing pause, so tables resume by themselves.
+
+Tables are kept in memory while they are played; a finished one stays while anyone
+watches it and a little after, and is read back from the store when asked for again.
 """
 
 from __future__ import annotations
@@ -14,8 +19,11 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any, TypeVar
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -39,38 +47,68 @@ from bones.server.protocol import (
     Undo,
     parse_client,
 )
-from bones.server.store import Store, hash_token
+from bones.server.store import Event, SavedTable, Store, hash_token
 from bones.server.table import Entry, Seat, Table, TableError
 
-__all__ = ["MAX_FRAME", "Hub", "Settings"]
+__all__ = ["MAX_FRAME", "Hub", "Limited", "Settings", "Unavailable"]
 
 log = logging.getLogger("bones.server")
+T = TypeVar("T")
 
 MAX_FRAME = 4096
 """The longest message a client may send, in characters."""
 STAND_IN = "medium"
 """The level of the bot that moves for a human who is away or out of time."""
+THINKERS = ("hard", "expert")
+"""Levels whose search takes time that would tell what they hold: their moves are
+timed to the think floor."""
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Server-wide choices; a table may set its own bot delay and clock."""
+    """Server-wide choices and limits; a table may set its own bot delay and clock."""
 
     bot_delay: float = 0.8
     leave_after: float = 60.0
     """Seconds a human may be away before a bot takes their seat over."""
     rate: float = 10.0
-    """Messages a second a connection may send on average ..."""
+    """Messages a second a seat (or a spectator's socket) may send on average ..."""
     burst: int = 30
-    """... and at once."""
-    flood_close: int = 200
-    """Refused messages after which a flooding connection is closed."""
+    """... and at once; an address may send five times as many over all its sockets."""
+    patience: int = 50
+    """Refused messages (each answered ``flood``, forgiven at one a second) after which
+    a flooding connection is closed."""
+    think_floor: float = 1.0
+    """Hard and Expert never answer sooner than this, however quick their choice, so
+    the time they take tells nothing of their tiles."""
+    bot_only_delay: float = 0.5
+    """The least bot delay of a table without a human seat."""
+    tables_per_address: int = 20
+    """Unfinished tables one address may have created."""
+    sockets_per_address: int = 64
+    linger: float = 60.0
+    """Seconds a finished table stays in memory after its last socket closed."""
+    waiting_ttl: float = 24 * 3600.0
+    """Seconds a table may wait for its players before it is closed."""
+    rest_rate: float = 20.0
+    """REST requests a second one address may make on average (bursts of three times
+    that); new WebSockets count too."""
+    origins: tuple[str, ...] = ()
+    """Origins besides the server's own whose pages may open sockets and post."""
+
+
+class Unavailable(RuntimeError):
+    """The store cannot be written just now: nothing changed; try again soon."""
+
+
+class Limited(RuntimeError):
+    """A limit of the server's was reached: the text says which."""
 
 
 class _Bucket:
-    """A token bucket: ``rate`` messages a second, ``burst`` at once."""
+    """A token bucket: ``rate`` a second, ``burst`` at once."""
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: float) -> None:
         self.rate, self.burst = rate, burst
         self.tokens, self.at = float(burst), time.monotonic()
 
@@ -88,26 +126,40 @@ class _Bucket:
 class _Conn:
     ws: WebSocket
     seat: int | None
+    address: str
     bucket: _Bucket
-    refused: int = 0
+    """The seat's bucket, shared by all its sockets (a spectator's own)."""
+    patience: _Bucket
 
 
 @dataclass(eq=False)
 class _Live:
     table: Table
+    log: list[Event] = field(default_factory=list)
+    """The table's log as the store holds it: a refused write rebuilds the table from it."""
+    creator: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[_Conn] = field(default_factory=set)
     turn_task: asyncio.Task[None] | None = None
     away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     bots: dict[tuple[int, str], Bot] = field(default_factory=dict)
+    buckets: dict[int, _Bucket] = field(default_factory=dict)
+    hints: dict[int, tuple[int, asyncio.Task[HintMessage]]] = field(default_factory=dict)
+    """Each seat's hint for the table's position: asked again, it is not worked out
+    (or logged) again."""
+    failures: int = 0
+    """Store writes refused in a row: the pause before the bots try again grows."""
+    idle_since: float = field(default_factory=time.monotonic)
 
     def bot(self, seat: int) -> Bot:
-        spec = self.table.seats[seat]
-        level = spec.level if spec.kind == "bot" and spec.level else STAND_IN
-        key = (seat, level)
+        key = (seat, self.level(seat))
         if key not in self.bots:
-            self.bots[key] = bots.get(level)
+            self.bots[key] = bots.get(key[1])
         return self.bots[key]
+
+    def level(self, seat: int) -> str:
+        spec = self.table.seats[seat]
+        return spec.level if spec.kind == "bot" and spec.level else STAND_IN
 
 
 class Hub:
@@ -120,35 +172,59 @@ class Hub:
         self.latency: deque[float] = deque(maxlen=100_000)
         """Seconds from a human's move arriving to every seat being sent the result."""
         self.moves = 0
+        sqlite = store.url.startswith("sqlite")
+        # The store, the bots and heavy work each have their own threads: a queue of
+        # searches never holds up a write, and a slow write never holds up a search.
+        self.writer = ThreadPoolExecutor(1 if sqlite else 4, thread_name_prefix="bones-store")
+        self.thinkers = ThreadPoolExecutor(2, thread_name_prefix="bones-bots")
+        self.addresses: dict[str, _Bucket] = {}
+        self.sockets: dict[str, int] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
-    # -- start-up ------------------------------------------------------------------------
+    async def _store(self, call: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.writer,
+                                                                 partial(call, *args))
+
+    # -- start-up and shut-down ----------------------------------------------------------
 
     async def load(self) -> None:
-        """Rebuild every unfinished table from the store and set its bots and timers going."""
-        for saved in await asyncio.to_thread(self.store.open_tables):
+        """Rebuild every unfinished table from the store and set its bots and timers going;
+        a table whose last move was stored without its end (a crash between the two, in
+        a store written before they were one transaction) is finished now."""
+        for saved in await self._store(self.store.open_tables):
             try:
                 table = Table.restore(saved)
             except Exception:
                 log.exception("table %s could not be rebuilt from its log", saved.id)
                 continue
-            live = self.tables[table.id] = _Live(table)
+            if table.status == "over":
+                await self._store(self.store.finish, table.id, table.game())
+                continue
+            live = self.tables[table.id] = _Live(table, list(saved.events))
             async with live.lock:
                 await self._commit(live, table.start())
                 for number, seat in enumerate(table.seats):
                     if seat.kind == "human" and not seat.free:
                         self._start_away(live, number)
                 self._schedule(live)
+        self._sweeper = asyncio.create_task(self._sweep())
 
     async def close(self) -> None:
+        tasks: list[asyncio.Task[None] | None] = [self._sweeper]
         for live in self.tables.values():
-            for task in [live.turn_task, *live.away.values()]:
-                if task is not None:
-                    task.cancel()
+            tasks += [live.turn_task, *live.away.values()]
+        for task in tasks:
+            if task is not None:
+                task.cancel()
+        self.thinkers.shutdown(wait=False, cancel_futures=True)
+        self.writer.shutdown(wait=True)
 
     # -- tables --------------------------------------------------------------------------
 
-    async def create(self, spec: CreateTable) -> tuple[Table, int | None, str | None]:
+    async def create(self, spec: CreateTable, creator: str | None = None
+                     ) -> tuple[Table, int | None, str | None]:
         """A new table; a named human seat is the creator's, who gets its token."""
+        self._check_creator(spec, creator)
         rules = spec.rules()
         named = [n for n, s in enumerate(spec.seats) if isinstance(s, HumanSeat) and s.name]
         seats = [Seat("bot", level=s.level) if isinstance(s, BotSeat) else Seat("human")
@@ -158,10 +234,17 @@ class Hub:
             seats[named[0]].name = getattr(spec.seats[named[0]], "name", None)
             seats[named[0]].token_hash = hash_token(token)
         delay = self.settings.bot_delay if spec.bot_delay is None else spec.bot_delay
-        table = Table(secrets.token_urlsafe(8), rules, seats, bot_delay=delay, clock=spec.clock)
-        await asyncio.to_thread(self.store.create, table.id, table.config(),
-                                [s.stored() for s in seats])
-        live = self.tables[table.id] = _Live(table)
+        if all(s.kind == "bot" for s in seats):
+            delay = max(delay, self.settings.bot_only_delay)
+        table = Table(secrets.token_urlsafe(8), rules, seats, bot_delay=delay, clock=spec.clock,
+                      invite=None if spec.public else secrets.token_urlsafe(16))
+        try:
+            await self._store(self.store.create, table.id, table.config(),
+                              [s.stored() for s in seats])
+        except Exception as error:
+            log.warning("the store refused a new table: %s", error)
+            raise Unavailable("the table could not be saved just now; try again") from None
+        live = self.tables[table.id] = _Live(table, creator=creator)
         async with live.lock:
             await self._commit(live, table.start())
             if named:
@@ -169,36 +252,79 @@ class Hub:
             self._schedule(live)
         return table, (named[0] if named else None), (token if named else None)
 
-    async def join(self, table_id: str, name: str, seat: int | None) -> tuple[Table, int, str]:
-        live = self._live(table_id)
+    def _check_creator(self, spec: CreateTable, creator: str | None) -> None:
+        if creator is None:
+            return
+        mine = [live for live in self.tables.values()
+                if live.creator == creator and live.table.status != "over"]
+        if len(mine) >= self.settings.tables_per_address:
+            raise Limited(f"at most {self.settings.tables_per_address} unfinished tables "
+                          "from one address; finish or leave one first")
+
+    async def join(self, table_id: str, name: str, seat: int | None,
+                   invite: str | None = None) -> tuple[Table, int, str]:
+        live = await self.live(table_id)
+        if live is None:
+            raise KeyError(f"no open table {table_id!r}")
         token = secrets.token_urlsafe(24)
         hashed = hash_token(token)
         async with live.lock:
             table = live.table
-            number = table.join(name, hashed, seat)
+            number = table.join(name, hashed, seat, invite)
             try:
-                await asyncio.to_thread(self.store.take_seat, table.id, number, name, hashed)
-            except Exception:
+                await self._store(self.store.take_seat, table.id, number, name, hashed)
+            except ValueError:
                 table.seats[number].name = table.seats[number].token_hash = None
                 raise
+            except Exception as error:
+                table.seats[number].name = table.seats[number].token_hash = None
+                log.warning("table %s: the store refused a seat: %s", table.id, error)
+                raise Unavailable("the seat could not be saved just now; try again") from None
             await self._commit(live, table.start())
             self._start_away(live, number)
             await self._broadcast(live, [])
             self._schedule(live)
         return table, number, token
 
-    def _live(self, table_id: str) -> _Live:
-        try:
-            return self.tables[table_id]
-        except KeyError:
-            raise KeyError(f"no open table {table_id!r}") from None
+    async def live(self, table_id: str) -> _Live | None:
+        """The table in memory, or read back from the store (a finished one is kept
+        only while it is watched)."""
+        live = self.tables.get(table_id)
+        if live is not None or len(table_id) > 32:
+            return live
+        saved = await self._store(self.store.table, table_id)
+        if saved is None or (saved.finished and await self._store(self.store.game, table_id)
+                             is None):
+            return None  # never made, or expired without a game
+        live = self.tables.get(table_id)  # another request may have read it meanwhile
+        if live is None:
+            table = Table.restore(saved)
+            if table.status != "over":
+                return None  # unfinished but not loaded: not this server's to run
+            live = self.tables[table_id] = _Live(table, list(saved.events))
+        return live
 
     # -- connections ---------------------------------------------------------------------
 
-    async def connect(self, ws: WebSocket, table_id: str, token: str | None) -> None:
+    async def connect(self, ws: WebSocket, table_id: str, token: str | None,
+                      address: str) -> None:
         """Serve one WebSocket: a seat (with its token) or a spectator (without)."""
+        if self.sockets.get(address, 0) >= self.settings.sockets_per_address:
+            await ws.accept()
+            await self._refuse(ws, 4429, "too many sockets from one address")
+            return
+        self.sockets[address] = self.sockets.get(address, 0) + 1
+        try:
+            await self._serve(ws, table_id, token, address)
+        finally:
+            self.sockets[address] -= 1
+            if not self.sockets[address]:
+                del self.sockets[address]
+
+    async def _serve(self, ws: WebSocket, table_id: str, token: str | None,
+                     address: str) -> None:
         await ws.accept()
-        live = self.tables.get(table_id)
+        live = await self.live(table_id)
         if live is None:
             await self._refuse(ws, 4404, f"no open table {table_id!r}")
             return
@@ -206,7 +332,10 @@ class Hub:
         if token is not None and seat is None:
             await self._refuse(ws, 4403, "this token opens no seat at this table")
             return
-        conn = _Conn(ws, seat, _Bucket(self.settings.rate, self.settings.burst))
+        settings = self.settings
+        bucket = (live.buckets.setdefault(seat, _Bucket(settings.rate, settings.burst))
+                  if seat is not None else _Bucket(settings.rate, settings.burst))
+        conn = _Conn(ws, seat, address, bucket, _Bucket(1.0, settings.patience))
         async with live.lock:
             live.conns.add(conn)
             if seat is not None:
@@ -228,17 +357,24 @@ class Hub:
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            async with live.lock:
-                live.conns.discard(conn)
-                if seat is not None:
-                    live.table.seats[seat].connected -= 1
-                    if live.table.seats[seat].connected == 0:
-                        self._start_away(live, seat)
-                        live.table.seq += 1
-                        await self._broadcast(live, [])
+            await self._leave(live, conn)
+
+    async def _leave(self, live: _Live, conn: _Conn) -> None:
+        async with live.lock:
+            live.conns.discard(conn)
+            seat = conn.seat
+            if seat is not None:
+                live.table.seats[seat].connected -= 1
+                if live.table.seats[seat].connected == 0:
+                    self._start_away(live, seat)
+                    live.table.seq += 1
+                    await self._broadcast(live, [])
+            if not live.conns:
+                live.idle_since = time.monotonic()
 
     async def _refuse(self, ws: WebSocket, code: int, message: str) -> None:
-        error = ErrorMessage(code="bad_message", message=message)
+        error = ErrorMessage(code="unavailable" if code == 4429 else "bad_message",
+                             message=message)
         await ws.send_text(error.model_dump_json())
         await ws.close(code=code, reason=message[:120])
 
@@ -251,16 +387,26 @@ class Hub:
         spec.replaced = False
         live.table.seq += 1
 
+    def _allowed(self, conn: _Conn) -> bool:
+        """Whether the seat and the address still have room for a message."""
+        address = self.addresses.get(conn.address)
+        if address is None:
+            if len(self.addresses) > 10_000:  # forget the quiet ones
+                self.addresses = {k: b for k, b in self.addresses.items()
+                                  if b.tokens < b.burst - 1}
+            rate = self.settings.rate * 5
+            address = self.addresses[conn.address] = _Bucket(rate, self.settings.burst * 5)
+        return conn.bucket.take() and address.take()
+
     async def _handle(self, live: _Live, conn: _Conn, text: str) -> bool:
         """Answer one message; False closes the connection."""
         start = time.perf_counter()
-        if not conn.bucket.take():
-            conn.refused += 1
-            if conn.refused >= self.settings.flood_close:
-                await conn.ws.close(code=1008, reason="flooding")
+        if not self._allowed(conn):
+            if not conn.patience.take():
+                await conn.ws.close(code=1008, reason="flooding: too many refused messages")
                 return False
-            if conn.refused == 1 or conn.refused % 50 == 0:
-                await self._error(conn, "flood", "too many messages; slow down")
+            await self._error(conn, "flood", f"too many messages: at most "
+                              f"{self.settings.rate:g} a second; this one was not read")
             return True
         if len(text) > MAX_FRAME:
             await self._error(conn, "too_big", f"a message is at most {MAX_FRAME} characters")
@@ -288,27 +434,43 @@ class Hub:
         return True
 
     async def _hint(self, live: _Live, conn: _Conn, seat: int) -> None:
-        """Hard's choice from the seat's own view, with every move's expected points."""
+        """Hard's choice from the seat's own view, with every move's expected points;
+        worked out and logged once per position, however often it is asked for."""
+        seq = live.table.seq
+        asked = live.hints.get(seat)
+        if asked is None or asked[0] != seq:
+            try:
+                view = live.table.hint_view(seat)
+            except TableError as error:
+                await self._error(conn, error.code, str(error))
+                return
+            asked = live.hints[seat] = (seq, asyncio.create_task(self._make_hint(live, seat,
+                                                                                  view, seq)))
         try:
-            view = live.table.hint_view(seat)
+            hint = await asyncio.shield(asked[1])
         except TableError as error:
             await self._error(conn, error.code, str(error))
             return
-        seq = live.table.seq
-        values = await asyncio.to_thread(HardBot().evaluate, view)
+        await conn.ws.send_text(hint.model_dump_json())
+
+    async def _make_hint(self, live: _Live, seat: int, view: Any, seq: int) -> HintMessage:
+        loop = asyncio.get_running_loop()
+        values = await loop.run_in_executor(self.thinkers, HardBot().evaluate, view)
         scored = {str(m): round(v, 2) for m, v in zip(view.legal_moves, values, strict=True)}
         move = max(scored, key=scored.__getitem__)
         async with live.lock:
             if live.table.seq != seq:
-                await self._error(conn, "not_now", "the table moved on while the hint was made")
-                return
-            await self._commit(live, live.table.hint_entry(seat, move, scored[move]))
-        await conn.ws.send_text(
-            HintMessage(move=move, expected=scored[move], values=scored).model_dump_json())
+                live.hints.pop(seat, None)
+                raise TableError("not_now", "the table moved on while the hint was made")
+            if not await self._commit(live, live.table.hint_entry(seat, move, scored[move])):
+                live.hints.pop(seat, None)
+                raise TableError("unavailable", "the hint could not be saved just now")
+        return HintMessage(move=move, expected=scored[move], values=scored)
 
     async def _error(self, conn: _Conn, code: str, message: str) -> None:
-        await conn.ws.send_text(
-            ErrorMessage(code=code, message=message).model_dump_json())  # type: ignore[arg-type]
+        with contextlib.suppress(Exception):
+            await conn.ws.send_text(
+                ErrorMessage(code=code, message=message).model_dump_json())  # type: ignore[arg-type]
 
     # -- changing a table ----------------------------------------------------------------
 
@@ -324,33 +486,49 @@ class Hub:
                 if conn is not None:
                     await self._error(conn, error.code, str(error))
                 return
-            await self._commit(live, entries)
+            if not await self._commit(live, entries):
+                if conn is not None:
+                    await self._error(conn, "unavailable", "the game could not be saved just "
+                                      "now, so nothing changed; try again in a moment")
+                self._schedule(live)
+                return
             await self._broadcast(live, actions)
             if start is not None:
                 self.latency.append(time.perf_counter() - start)
                 self.moves += 1
             self._schedule(live)
 
-    async def _commit(self, live: _Live, entries: list[Entry]) -> None:
+    async def _commit(self, live: _Live, entries: list[Entry]) -> bool:
+        """Store what the table just did, and its end if it ended, in one transaction.
+        False if the store refused: the table is then as its stored log has it."""
         table = live.table
         if not entries:
-            return
-        try:  # in the loop, not a thread: a commit is short, and threads wait on the GIL
-            self.store.append(table.id, table.logged, entries)
-            table.logged += len(entries)
-            if table.status == "over":
-                self.store.finish(table.id, table.game())
-        except Exception:
-            log.exception("table %s: the store refused a change; rebuilding from the log",
-                          table.id)
-            saved = await asyncio.to_thread(self.store.table, table.id)
-            assert saved is not None
-            fresh = Table.restore(saved)
-            for old, new in zip(table.seats, fresh.seats, strict=True):
-                new.connected, new.replaced = old.connected, old.replaced
-            fresh.seq = table.seq + 1
-            live.table = fresh
-            raise
+            return True
+        game = table.game() if table.status == "over" else None
+        try:
+            await self._store(self.store.append, table.id, table.logged, entries, game)
+        except Exception as error:
+            live.failures += 1
+            log.warning("table %s: the store refused a change (%s); back to the stored log",
+                        table.id, error)
+            self._rewind(live)
+            return False
+        live.failures = 0
+        live.log += [Event(table.logged + n, kind, seat, data)
+                     for n, (kind, seat, data) in enumerate(entries)]
+        table.logged += len(entries)
+        return True
+
+    @staticmethod
+    def _rewind(live: _Live) -> None:
+        """The table as its stored log has it: what the store refused never happened."""
+        old = live.table
+        fresh = Table.restore(SavedTable(old.id, old.created, old.config(),
+                                         [s.stored() for s in old.seats], live.log, False))
+        for was, new in zip(old.seats, fresh.seats, strict=True):
+            new.connected, new.replaced = was.connected, was.replaced
+        fresh.seq = old.seq + 1
+        live.table = fresh
 
     async def _broadcast(self, live: _Live, actions: list[Action]) -> None:
         # One after another: a send only waits when a socket's buffer is full, and
@@ -385,47 +563,64 @@ class Hub:
     # -- bots, readiness, clocks and absences --------------------------------------------
 
     def _schedule(self, live: _Live) -> None:
-        """Set going whatever the table now waits for that no human will do."""
+        """Set going whatever the table now waits for that no human will do; after a
+        refused write, only after a pause that grows with each refusal."""
         if live.turn_task is not None:
             live.turn_task.cancel()
             live.turn_task = None
         table = live.table
         status = table.status
+        pause = min(10.0, 0.25 * 2 ** live.failures) if live.failures else 0.0
         if status == "playing":
             seat = table.turn
             assert seat is not None
             if table.seats[seat].by_bot:
+                delay = table.bot_delay
+                if live.level(seat) in THINKERS:
+                    delay = max(delay, self.settings.think_floor)
                 live.turn_task = asyncio.create_task(
-                    self._bot_move(live, seat, table.bot_delay, table.seq))
+                    self._bot_move(live, seat, max(delay, pause), table.seq))
             elif table.clock is not None:
                 live.turn_task = asyncio.create_task(
-                    self._bot_move(live, seat, table.clock, table.seq))
+                    self._bot_move(live, seat, max(table.clock, pause), table.seq))
         elif status == "between":
             waiting = [n for n, s in enumerate(table.seats) if s.by_bot and n not in table.ready]
             if waiting:
                 live.turn_task = asyncio.create_task(
-                    self._bots_ready(live, waiting, table.bot_delay * 2, table.seq))
+                    self._bots_ready(live, waiting, max(table.bot_delay * 2, pause), table.seq))
+        elif status == "waiting" and not any(s.free for s in table.seats):
+            # every seat is taken but the deal was refused by the store: deal again
+            live.turn_task = asyncio.create_task(self._later(
+                pause, live, lambda: (live.table.start(), []), table.seq))
+
+    async def _later(self, delay: float, live: _Live,
+                     change: Callable[[], tuple[list[Entry], list[Action]]], seq: int) -> None:
+        await asyncio.sleep(delay)
+        await self._act(live, change, None, None, seq)
 
     async def _bot_move(self, live: _Live, seat: int, delay: float, seq: int) -> None:
-        await asyncio.sleep(delay)
+        """The bot starts thinking at once and moves when ``delay`` is up (or when it is
+        done, if later): a quick choice is not told apart from a long search."""
+        loop = asyncio.get_running_loop()
+        due = loop.time() + delay
         table = live.table
         if table.seq != seq or table.match is None:
             return
         view = table.match.round.view(seat)
         bot = live.bot(seat)
-        move = await asyncio.to_thread(bot.choose, view) if bot.thinks else bot.choose(view)
+        move = (await loop.run_in_executor(self.thinkers, bot.choose, view) if bot.thinks
+                else bot.choose(view))
+        await asyncio.sleep(max(0.0, due - loop.time()))
         await self._act(live, lambda: live.table.play(seat, str(move)), None, None, seq)
 
     async def _bots_ready(self, live: _Live, seats: list[int], delay: float, seq: int) -> None:
-        await asyncio.sleep(delay)
-
         def ready() -> tuple[list[Entry], list[Action]]:
             entries: list[Entry] = []
             for seat in seats:
                 entries += live.table.ready_up(seat)
             return entries, []
 
-        await self._act(live, ready, None, None, seq)
+        await self._later(delay, live, ready, seq)
 
     def _start_away(self, live: _Live, seat: int) -> None:
         if live.table.seats[seat].connected or seat in live.away:
@@ -443,6 +638,36 @@ class Hub:
             live.table.seq += 1
             await self._broadcast(live, [])
             self._schedule(live)
+
+    # -- keeping memory in bounds --------------------------------------------------------
+
+    async def _sweep(self, every: float = 5.0) -> None:
+        """Drop finished tables nobody watches, and close tables that waited too long."""
+        while True:
+            await asyncio.sleep(every)
+            with contextlib.suppress(Exception):
+                await self.sweep()
+
+    async def sweep(self) -> None:
+        now, wall = time.monotonic(), datetime.now(UTC)
+        for table_id, live in list(self.tables.items()):
+            table = live.table
+            if (table.status == "over" and not live.conns
+                    and now - live.idle_since >= self.settings.linger):
+                self._drop(table_id)
+            elif (table.status == "waiting"
+                  and (wall - table.created).total_seconds() >= self.settings.waiting_ttl):
+                await self._store(self.store.expire, table_id)
+                for conn in list(live.conns):
+                    with contextlib.suppress(Exception):
+                        await conn.ws.close(code=4410, reason="the table waited too long")
+                self._drop(table_id)
+
+    def _drop(self, table_id: str) -> None:
+        live = self.tables.pop(table_id)
+        for task in [live.turn_task, *live.away.values()]:
+            if task is not None:
+                task.cancel()
 
     # -- figures -------------------------------------------------------------------------
 

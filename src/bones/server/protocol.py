@@ -15,9 +15,12 @@ bones.server.protocol.ProtocolError: unknown message type 'jump'; send one of mo
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -49,8 +52,10 @@ __all__ = [
     "SeatInfo",
     "SeatSpec",
     "StateMessage",
-    "Stats", "StatsRow",
+    "Stats",
+    "StatsRow",
     "TableInfo",
+    "clean_text",
     "parse_client",
 ]
 
@@ -62,7 +67,52 @@ SeatNumber = Annotated[
     int, Field(ge=0, le=3),
     BeforeValidator(lambda v: int(v) if isinstance(v, float) and v.is_integer() else v)]
 """A seat, 0 to 3 (JSON's 2.0 is the integer 2, as JSON Schema has it)."""
-Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f<>]+$")]
+INVISIBLE = (
+    (0x0000, 0x001F), (0x007F, 0x00A0), (0x00AD, 0x00AD), (0x0600, 0x0605), (0x061C, 0x061C),
+    (0x06DD, 0x06DD), (0x070F, 0x070F), (0x0890, 0x0891), (0x08E2, 0x08E2), (0x1680, 0x1680),
+    (0x180E, 0x180E), (0x2000, 0x200F), (0x2028, 0x202F), (0x205F, 0x2064), (0x2066, 0x206F),
+    (0x3000, 0x3000), (0xE000, 0xF8FF), (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB), (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD), (0x13430, 0x13438), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0001, 0xE0001), (0xE0020, 0xE007F), (0xF0000, 0xFFFFD), (0x100000, 0x10FFFD))
+"""Characters not seen as themselves, which no name or chat line may hold: Unicode's
+controls, format characters (bidi overrides, zero-width joiners), private use, line and
+paragraph separators and every space but the plain one (categories Cc, Cf, Co, Zl, Zp,
+Zs; lone surrogates are refused apart)."""
+SEEN = "[^<>" + "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in INVISIBLE) + "]"
+_SEEN = re.compile(f"{SEEN}*")
+
+
+def clean_text(text: str) -> str:
+    """``text`` in NFC, if it holds only characters seen as themselves (and no ``<`` or
+    ``>``): the same check the schema's pattern makes.
+
+    >>> clean_text("Zo\u0065\u0308")
+    'Zoë'
+    >>> clean_text("Ann\u202eevil")
+    Traceback (most recent call last):
+    ...
+    ValueError: U+202E (RIGHT-TO-LEFT OVERRIDE) is not allowed here
+    """
+    text = unicodedata.normalize("NFC", text)
+    if _SEEN.fullmatch(text) is None or any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        bad = next(c for c in text if not _SEEN.fullmatch(c) or 0xD800 <= ord(c) <= 0xDFFF)
+        name = unicodedata.name(bad, "an invisible character")
+        raise ValueError(f"U+{ord(bad):04X} ({name}) is not allowed here")
+    return text
+
+
+def _clean_name(name: str) -> str:
+    name = clean_text(name).strip()
+    if not name:
+        raise ValueError("a name needs more than spaces")
+    return name
+
+
+Name = Annotated[str, Field(min_length=1, max_length=24,
+                            json_schema_extra={"pattern": f"^{SEEN}*[^ {SEEN[2:]}{SEEN}*$"}),
+                 AfterValidator(_clean_name)]
+"""A display name: NFC, 1-24 characters, not only spaces, nothing invisible, no ``<``
+or ``>``; spaces at either end are dropped."""
 
 
 class ProtocolError(ValueError):
@@ -120,12 +170,15 @@ def parse_client(text: str | bytes) -> Client:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as error:
         raise ProtocolError(f"not JSON: {error}") from None
+    except RecursionError:
+        raise ProtocolError("not JSON this server reads: nested too deep") from None
     if not isinstance(data, dict):
         raise ProtocolError("a message is a JSON object with v and type")
     if data.get("type") not in _TYPES:
         raise ProtocolError(
             f"unknown message type {data.get('type')!r}; send one of {', '.join(_TYPES)}")
-    if data.get("v", VERSION) != VERSION:
+    version = data.get("v", VERSION)
+    if type(version) is not int or version != VERSION:
         raise ProtocolError(f"protocol version {data.get('v')!r} is not spoken here; use {VERSION}")
     try:
         return _CLIENT.validate_python(data)
@@ -169,6 +222,9 @@ class TableInfo(BaseModel):
     shutout: bool = False
     bot_delay: float
     clock: float | None = None
+    public: bool = False
+    """Listed in ``GET /api/tables``, its free seats open to anyone; a private table's
+    seats open only through its invite link."""
     created: str
     fair: str
     """SHA-256 commitment to every deal of this game, public before the first move
@@ -203,7 +259,7 @@ class ErrorMessage(_Message):
 
     type: Literal["error"] = "error"
     code: Literal["bad_message", "illegal_move", "not_your_turn", "not_now", "too_big",
-                  "flood", "spectator"]
+                  "flood", "spectator", "unavailable"]
     message: str
 
 
@@ -271,6 +327,8 @@ class CreateTable(BaseModel):
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     bot_delay: float | None = Field(default=None, ge=0, le=10)
     clock: float | None = Field(default=None, gt=0, le=600)
+    public: bool = Field(default=False, description="Listed, and open to anyone; a private "
+                         "table's seats are taken only through its invite link")
 
     @model_validator(mode="after")
     def _fits_the_rules(self) -> CreateTable:
@@ -293,10 +351,13 @@ class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
     seat: SeatNumber | None = None
+    invite: str | None = Field(default=None, max_length=64,
+                               description="A private table's invite secret (from its link)")
 
 
 class Joined(BaseModel):
-    """Your seat and its token: keep the token to reconnect."""
+    """Your seat and its token: keep the token to reconnect. ``invite`` is the link
+    friends join by (a private table's holds its secret after ``#invite=``)."""
 
     table: TableInfo
     seat: int
@@ -314,6 +375,8 @@ class GameSummary(BaseModel):
     scores: list[int]
     winner: int | None
     loser: int | None
+    assisted: bool = False
+    """Hints or undo were used: the game does not count in statistics."""
 
 
 class StatsRow(BaseModel):

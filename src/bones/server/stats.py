@@ -1,20 +1,39 @@
-"""Statistics per display name, from the finished games the store keeps.
+"""Statistics per player, kept as running totals so that reading them costs the same
+however many games the store holds.
+
+When a game finishes, :func:`lines` turns it into one line per human seat and per
+grouping (in all, per variant, per opponents' level); the store adds those lines to its
+totals in the game's own transaction, and :func:`stats_from` reads the totals back.
+Games with hints or undo are kept and listed but not counted.
 
 >>> from types import SimpleNamespace as Game
 >>> won = Game(variant="draw", names=["Ann", "bot:hard"], sides=[0, 1], scores=[104, 60],
 ...            winner=0, loser=None)
->>> stats_of("Ann", [won]).by_level["hard"]
+>>> [line[:3] for line in lines(won)]
+[('ann', 'total', ''), ('ann', 'variant', 'draw'), ('ann', 'level', 'hard')]
+>>> stats_from("Ann", [("level", "hard", 1, 1, 0, 104)]).by_level["hard"]
 StatsRow(games=1, wins=1, losses=0, points=104.0)
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
 from bones.server.protocol import Stats, StatsRow
 
-__all__ = ["opponents_level", "stats_of"]
+__all__ = ["Line", "Total", "lines", "name_key", "opponents_level", "stats_from"]
+
+Line = tuple[str, str, str, bool, bool, int]
+"""One player's part of one game: name key, grouping, group, won, lost, points."""
+Total = tuple[str, str, int, int, int, int]
+"""A running total: grouping, group, games, wins, losses, points."""
+
+
+def name_key(name: str) -> str:
+    """The form names are compared in: "Ann", "ANN" and "ann" are one player."""
+    return unicodedata.normalize("NFC", name).casefold()
 
 
 def opponents_level(names: list[str | None], sides: list[int], side: int) -> str:
@@ -24,27 +43,31 @@ def opponents_level(names: list[str | None], sides: list[int], side: int) -> str
     return levels.pop() if len(levels) == 1 else "mixed"
 
 
-def stats_of(name: str, games: Iterable[Any]) -> Stats:
-    """``name``'s games, wins, losses and average points: in all, per variant and per
-    opponents' level."""
-    rows: dict[tuple[str, str], list[tuple[bool, bool, int]]] = {}
-    for game in games:
-        if name not in game.names:
+def lines(game: Any) -> list[Line]:
+    """What a finished game adds to each of its human players' totals."""
+    out: list[Line] = []
+    for name, side in zip(game.names, game.sides, strict=True):
+        if not name or name.startswith("bot:"):
             continue
-        side = game.sides[game.names.index(name)]
         won = game.winner == side
         lost = game.loser == side if game.loser is not None else (
             game.winner is not None and not won)
-        outcome = (won, lost, game.scores[side])
+        points = game.scores[side]
         level = opponents_level(game.names, game.sides, side)
-        for key in (("total", ""), ("variant", game.variant), ("level", level)):
-            rows.setdefault(key, []).append(outcome)
+        out += [(name_key(name), grouping, group, won, lost, points)
+                for grouping, group in (("total", ""), ("variant", game.variant),
+                                        ("level", level))]
+    return out
 
-    def row(outcomes: list[tuple[bool, bool, int]]) -> StatsRow:
-        return StatsRow(games=len(outcomes), wins=sum(o[0] for o in outcomes),
-                        losses=sum(o[1] for o in outcomes),
-                        points=round(sum(o[2] for o in outcomes) / len(outcomes), 1))
 
-    return Stats(name=name, total=row(rows[("total", "")]) if rows else StatsRow(),
-                 by_variant={k: row(v) for (kind, k), v in rows.items() if kind == "variant"},
-                 by_level={k: row(v) for (kind, k), v in rows.items() if kind == "level"})
+def stats_from(name: str, totals: Iterable[Total]) -> Stats:
+    """``name``'s games, wins, losses and average points: in all, per variant and per
+    opponents' level, from the store's running totals."""
+    rows: dict[tuple[str, str], StatsRow] = {}
+    for grouping, group, games, wins, losses, points in totals:
+        if games:
+            rows[(grouping, group)] = StatsRow(games=games, wins=wins, losses=losses,
+                                               points=round(points / games, 1))
+    return Stats(name=name, total=rows.get(("total", ""), StatsRow()),
+                 by_variant={g: r for (kind, g), r in rows.items() if kind == "variant"},
+                 by_level={g: r for (kind, g), r in rows.items() if kind == "level"})

@@ -9,6 +9,10 @@ a SQLite file by default; any SQLAlchemy URL works (PostgreSQL for a site).
 >>> store.append("t1", 0, [("move", 0, {"move": "6-6"})])
 >>> [e.kind for e in store.open_tables()[0].events]
 ['move']
+
+Statistics and the games list read running totals and an index of who played what
+(:mod:`bones.server.stats`), written in the transaction that finishes the game, so a
+call costs the same with ten games stored or ten million.
 """
 
 from __future__ import annotations
@@ -17,23 +21,28 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
+    TypeDecorator,
     UniqueConstraint,
     create_engine,
     event,
     insert,
     select,
+    update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Dialect, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import StaticPool
+
+from bones.server.stats import Total, lines, name_key
 
 __all__ = ["Event", "SavedTable", "Store", "hash_token"]
 
@@ -47,16 +56,30 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+class _UTC(TypeDecorator[datetime]):
+    """A moment, always read back timezone-aware: SQLite keeps no zone, so what it
+    returns is taken as UTC, the zone every moment is written in."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
 class _Base(DeclarativeBase):
-    pass
+    type_annotation_map: ClassVar[dict[Any, Any]] = {datetime: _UTC}
 
 
 class TableRow(_Base):
     __tablename__ = "tables"
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    created: Mapped[datetime] = mapped_column(default=_now)
     config: Mapped[dict[str, Any]] = mapped_column(JSON)
-    finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    finished: Mapped[datetime | None] = mapped_column(default=None)
+    """Set when the match is over, or when a table nobody joined expired (no game)."""
 
 
 class SeatRow(_Base):
@@ -78,20 +101,44 @@ class EventRow(_Base):
     kind: Mapped[str] = mapped_column(String(8))
     seat: Mapped[int | None] = mapped_column(Integer, default=None)
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    at: Mapped[datetime] = mapped_column(default=_now)
 
 
 class GameRow(_Base):
     __tablename__ = "games"
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     variant: Mapped[str] = mapped_column(String(16))
-    finished: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    finished: Mapped[datetime] = mapped_column(default=_now)
     names: Mapped[list[str | None]] = mapped_column(JSON)
     sides: Mapped[list[int]] = mapped_column(JSON)
     scores: Mapped[list[int]] = mapped_column(JSON)
     winner: Mapped[int | None] = mapped_column(Integer, default=None)
     loser: Mapped[int | None] = mapped_column(Integer, default=None)
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class PlayRow(_Base):
+    """Who played which finished game: the games list of a name is an index scan."""
+
+    __tablename__ = "plays"
+    __table_args__ = (Index("plays_by_name", "name_key", "finished"),)
+    table_id: Mapped[str] = mapped_column(ForeignKey("games.table_id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name_key: Mapped[str] = mapped_column(String(64))
+    finished: Mapped[datetime] = mapped_column()
+
+
+class TotalRow(_Base):
+    """A player's running totals in one grouping (``stats.lines``)."""
+
+    __tablename__ = "totals"
+    name_key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    grouping: Mapped[str] = mapped_column(String(8), primary_key=True)
+    group: Mapped[str] = mapped_column(String(16), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
 
 
 @dataclass(frozen=True)
@@ -124,6 +171,7 @@ class Store:
         self.url = url
         self.engine = _engine(url)
         _Base.metadata.create_all(self.engine)
+        self._index_old_games()
 
     def create(self, table_id: str, config: dict[str, Any],
                seats: Sequence[dict[str, Any]]) -> None:
@@ -143,22 +191,69 @@ class Store:
             row.name, row.token_hash = name, token_hash
 
     def append(self, table_id: str, first: int,
-               events: Sequence[tuple[str, int | None, dict[str, Any]]]) -> None:
-        """Add events to a table's log, numbered from ``first``, all or none. A number
-        taken twice (two servers on one table) fails the whole append."""
+               events: Sequence[tuple[str, int | None, dict[str, Any]]],
+               game: dict[str, Any] | None = None) -> None:
+        """Add events to a table's log, numbered from ``first``, all or none; with
+        ``game``, the match is over and its record is kept in the same transaction. A
+        number taken twice (two servers on one table) fails the whole append."""
         rows = [{"table_id": table_id, "seq": first + n, "kind": kind, "seat": seat,
                  "data": data, "at": _now()} for n, (kind, seat, data) in enumerate(events)]
-        with self.engine.begin() as connection:
-            connection.execute(insert(EventRow), rows)
+        with Session(self.engine) as session, session.begin():
+            if rows:
+                session.execute(insert(EventRow), rows)
+            if game is not None:
+                self._finish(session, table_id, game)
 
     def finish(self, table_id: str, game: dict[str, Any]) -> None:
-        """The match is over: keep its record and mark the table finished."""
+        """The match is over: keep its record and mark the table finished (once)."""
         with Session(self.engine) as session, session.begin():
-            row = session.get(TableRow, table_id)
-            if row is None or row.finished is not None:
+            self._finish(session, table_id, game)
+
+    def expire(self, table_id: str) -> None:
+        """A table that waited too long for its players closes without a game."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(update(TableRow).where(TableRow.id == table_id,
+                                                   TableRow.finished.is_(None))
+                            .values(finished=_now()))
+
+    def _finish(self, session: Session, table_id: str, game: dict[str, Any]) -> None:
+        row = session.get(TableRow, table_id)
+        if row is None or row.finished is not None:
+            return
+        row.finished = _now()
+        kept = GameRow(table_id=table_id, finished=row.finished, **game)
+        session.add(kept)
+        session.flush()
+        self._index(session, kept)
+
+    @staticmethod
+    def _index(session: Session, game: GameRow) -> None:
+        """The game's plays, and its lines added to the totals unless it was assisted."""
+        for seat, name in enumerate(game.names):
+            if name and not name.startswith("bot:"):
+                session.add(PlayRow(table_id=game.table_id, seat=seat, name_key=name_key(name),
+                                    finished=game.finished))
+        if game.record.get("assists"):
+            return
+        for key, grouping, group, won, lost, points in lines(game):
+            total = session.get(TotalRow, (key, grouping, group))
+            if total is None:
+                total = TotalRow(name_key=key, grouping=grouping, group=group,
+                                 games=0, wins=0, losses=0, points=0)
+                session.add(total)
+            total.games += 1
+            total.wins += won
+            total.losses += lost
+            total.points += points
+        session.flush()
+
+    def _index_old_games(self) -> None:
+        """A store written before plays and totals were kept gets them, once."""
+        with Session(self.engine) as session, session.begin():
+            if session.scalar(select(PlayRow.table_id).limit(1)) is not None:
                 return
-            row.finished = _now()
-            session.add(GameRow(table_id=table_id, **game))
+            for game in session.scalars(select(GameRow).order_by(GameRow.finished)):
+                self._index(session, game)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -188,14 +283,25 @@ class Store:
             finished=row.finished is not None,
         )
 
-    def games(self, name: str | None = None, limit: int = 50) -> list[GameRow]:
-        """Finished games, newest first; with ``name``, only those that name played."""
-        with Session(self.engine) as session:
-            rows = list(session.scalars(select(GameRow).order_by(GameRow.finished.desc())))
-            session.expunge_all()
+    def games(self, name: str | None = None, limit: int = 50,
+              offset: int = 0) -> list[GameRow]:
+        """Finished games, newest first; with ``name``, only those that name played
+        (in any case)."""
+        query = select(GameRow)
         if name is not None:
-            rows = [r for r in rows if name in r.names]
-        return rows[:limit]
+            query = query.where(GameRow.table_id.in_(
+                select(PlayRow.table_id).where(PlayRow.name_key == name_key(name))))
+        query = query.order_by(GameRow.finished.desc()).offset(offset).limit(limit)
+        with Session(self.engine) as session:
+            rows = list(session.scalars(query))
+            session.expunge_all()
+        return rows
+
+    def totals(self, name: str) -> list[Total]:
+        """A name's running totals: (grouping, group, games, wins, losses, points)."""
+        with Session(self.engine) as session:
+            rows = session.scalars(select(TotalRow).where(TotalRow.name_key == name_key(name)))
+            return [(r.grouping, r.group, r.games, r.wins, r.losses, r.points) for r in rows]
 
     def game(self, table_id: str) -> GameRow | None:
         with Session(self.engine) as session:

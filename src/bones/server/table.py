@@ -25,6 +25,7 @@ from bones.match import Match
 from bones.moves import Draw, IllegalMove, parse_move
 from bones.rules import Rules
 from bones.server.protocol import Action, SeatInfo, TableInfo
+from bones.server.stats import name_key
 from bones.server.store import SavedTable, hash_token
 from bones.view import PlayerView
 
@@ -77,6 +78,9 @@ class Table:
     seats: list[Seat]
     bot_delay: float = 0.8
     clock: float | None = None
+    invite: str | None = None
+    """The secret of a private table's invite link; a public table (None) is listed and
+    anyone may take its free seats."""
     created: datetime = field(default_factory=lambda: datetime.now(UTC))
     match: Match | None = None
     shown: int = 0
@@ -119,7 +123,7 @@ class Table:
     def config(self) -> dict[str, Any]:
         """What the store keeps of the table besides its seats and log."""
         return {"rules": self.rules.to_dict(), "bot_delay": self.bot_delay, "clock": self.clock,
-                "fair": self.deck.to_dict()}
+                "fair": self.deck.to_dict(), "invite": self.invite}
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token opens, if any."""
@@ -131,8 +135,16 @@ class Table:
 
     # -- changes: each returns the entries to log ----------------------------------------
 
-    def join(self, name: str, token_hash: str, seat: int | None = None) -> int:
-        """Seat a human in the given free seat, or the first free one."""
+    def join(self, name: str, token_hash: str, seat: int | None = None,
+             invite: str | None = None) -> int:
+        """Seat a human in the given free seat, or the first free one. A private table's
+        seats open only to its invite's secret; no two players share a name (in any
+        case)."""
+        if self.invite is not None and not hmac.compare_digest(
+                self.invite.encode(), (invite or "").encode()):
+            raise TableError("private", "this table is private: join it through its invite link")
+        if any(s.name and name_key(s.name) == name_key(name) for s in self.seats):
+            raise TableError("not_now", f"someone called {name!r} already sits at this table")
         free = [n for n, s in enumerate(self.seats) if s.free]
         if seat is None:
             if not free:
@@ -276,7 +288,8 @@ class Table:
         config = saved.config
         table = cls(saved.id, Rules.from_dict(config["rules"]),
                     [Seat(**s) for s in saved.seats], bot_delay=config["bot_delay"],
-                    clock=config.get("clock"), created=saved.created,
+                    clock=config.get("clock"), invite=config.get("invite"),
+                    created=saved.created,
                     deck=FairDeck.from_dict(config["fair"]))
         logged = [e.data for e in saved.events if e.kind == "deal"]
         if logged:
@@ -325,7 +338,7 @@ class Table:
             winner=match.winner if match and over else None,
             loser=match.loser if match and over else None,
             shutout=bool(match and over and match.shutout),
-            bot_delay=self.bot_delay, clock=self.clock,
+            bot_delay=self.bot_delay, clock=self.clock, public=self.invite is None,
             created=self.created.isoformat(), fair=self.deck.commitment,
             fair_reveal=self.deck.reveal() if over else None,
         )

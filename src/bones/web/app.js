@@ -53,7 +53,7 @@ async function again(tableId) {
     hand_size: table.rules.hand_size,
   };
   const made = await api("/api/tables", tableSpec(choice, savedName() || "Player"));
-  seats.set(made.table.id, made.seat, made.token);
+  seats.set(made.table.id, made.seat, made.token, made.invite);
   go(`/t/${made.table.id}`);
 }
 

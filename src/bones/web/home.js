@@ -77,7 +77,7 @@ export function newGame(root, variants, go, preset = null) {
     localStorage.setItem("bones.lastGame", JSON.stringify(choice));
     try {
       const made = await api("/api/tables", tableSpec(choice, name));
-      seats.set(made.table.id, made.seat, made.token);
+      seats.set(made.table.id, made.seat, made.token, made.invite);
       go(`/t/${made.table.id}`);
     } catch (error) {
       form.querySelector(".form-error").textContent = error.message;
@@ -127,8 +127,9 @@ export async function joinScreen(root, tableId, go, watch) {
     const name = form.elements.name.value.trim();
     remember(name);
     try {
-      const joined = await api(`/api/tables/${tableId}/join`, { name });
-      seats.set(tableId, joined.seat, joined.token);
+      const invite = new URLSearchParams(location.hash.slice(1)).get("invite") || undefined;
+      const joined = await api(`/api/tables/${tableId}/join`, { name, invite });
+      seats.set(tableId, joined.seat, joined.token, joined.invite);
       go(`/t/${tableId}`);
     } catch (error) {
       form.querySelector(".form-error").textContent = error.message;

@@ -17,8 +17,9 @@ export const seats = {
   get(table) {
     try { return JSON.parse(localStorage.getItem(`bones.seat.${table}`)); } catch { return null; }
   },
-  set(table, seat, token) {
-    localStorage.setItem(`bones.seat.${table}`, JSON.stringify({ seat, token }));
+  // `invite`: the link friends join by (a private table's carries its secret).
+  set(table, seat, token, invite) {
+    localStorage.setItem(`bones.seat.${table}`, JSON.stringify({ seat, token, invite }));
   },
 };
 

@@ -69,9 +69,11 @@ export class ReplayScreen {
     const frame = this.data.frames[this.at];
     const inRound = this.data.frames.filter((f) => f.round === frame.round).length - 1;
     const grade = this.gradeOf(this.at);
-    const marks = h("div", { class: "marks", "aria-hidden": "true" }, this.data.mistakes.map((g) => h("span", {
-      class: "mark", style: `left: ${(100 * this.frameOf(g)) / (this.data.frames.length - 1)}%`,
-    })));
+    const marks = h("div", { class: "marks", "aria-hidden": "true" }, this.data.mistakes.map((g) => {
+      const mark = h("span", { class: "mark" });
+      mark.style.left = `${(100 * this.frameOf(g)) / (this.data.frames.length - 1)}%`;
+      return mark;
+    }));
     const section = h("section", { class: "replay", id: "replay", dataset: { at: this.at, round: frame.round, index: frame.index } },
       h("header", { class: "replay-head" },
         h("h1", {}, `${t("replay")} · ${t(`variant.${this.data.rules.variant}`)}`),

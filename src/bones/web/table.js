@@ -5,7 +5,7 @@ import { drawBoard } from "./board.js";
 import { h } from "./dom.js";
 import { verifyRecord } from "./fair.js";
 import { spoken, t } from "./i18n.js";
-import { Connection } from "./net.js";
+import { Connection, seats } from "./net.js";
 import { headline, roundEnd } from "./roundend.js";
 import { tileSVG } from "./tiles.js";
 
@@ -246,7 +246,7 @@ export class TableScreen {
   }
 
   inviteButton() {
-    const link = `${location.origin}/t/${this.tableId}`;
+    const link = `${location.origin}${seats.get(this.tableId)?.invite || `/t/${this.tableId}`}`;
     return h("div", { class: "invite" },
       h("input", { readonly: true, value: link, "aria-label": t("invite"), id: "invite-link" }),
       h("button", { type: "button", onclick: async () => {

@@ -1,0 +1,107 @@
+"""Heavy work, kept from starving the tables: grading a whole game runs in worker
+processes of its own (never the threads of the store or of the bots), behind a short
+queue that answers "busy" when full, one round at a time so that it stops when the
+client who asked has gone, and is kept once done.
+
+>>> jobs = Analyses(workers=1, waiting=0)
+>>> jobs.slots
+1
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
+
+from bones.analysis import GRADER, Analysis, Grade, frames, grade_round
+from bones.match import Match
+
+__all__ = ["Analyses", "Busy", "Gone"]
+
+T = TypeVar("T")
+
+
+class Busy(RuntimeError):
+    """The queue is full (or this address has its share in it): try again later."""
+
+
+class Gone(RuntimeError):
+    """The client who asked left: the work stopped."""
+
+
+def _grades(record: dict[str, Any], number: int) -> list[Grade]:
+    return grade_round(Match.from_record(record), number)
+
+
+def _frames(record: dict[str, Any]) -> list[dict[str, Any]]:
+    return frames(Match.from_record(record))
+
+
+class Analyses:
+    """Graded games: worked out by ``workers`` processes, at most ``waiting`` more
+    waiting, ``per_address`` of them for one address; the last ``keep`` kept."""
+
+    def __init__(self, workers: int = 1, waiting: int = 4, per_address: int = 2,
+                 keep: int = 200) -> None:
+        self.workers, self.slots = workers, workers + waiting
+        self.per_address, self.keep = per_address, keep
+        self.cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.taken: dict[str, int] = {}
+        self._pool: ProcessPoolExecutor | None = None
+
+    @property
+    def pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:  # started on first use: most servers never grade a game
+            self._pool = ProcessPoolExecutor(self.workers,
+                                             mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def figures(self) -> dict[str, int]:
+        """Analyses being worked out or waiting, and analyses kept."""
+        return {"running": sum(self.taken.values()), "kept": len(self.cache)}
+
+    async def report(self, key: str, record: dict[str, Any], rounds: int, address: str,
+                     gone: Callable[[], Awaitable[bool]]) -> dict[str, Any]:
+        """The graded game ``record`` of ``rounds`` finished rounds, from the cache or
+        worked out now; ``Busy`` if there is no room, ``Gone`` if ``gone()`` turns true."""
+        if key in self.cache:
+            self.cache.move_to_end(key)
+            return self.cache[key]
+        if sum(self.taken.values()) >= self.slots:
+            raise Busy("every analysis worker is busy; try again in a minute")
+        if self.taken.get(address, 0) >= self.per_address:
+            raise Busy(f"at most {self.per_address} analyses at once from one address")
+        self.taken[address] = self.taken.get(address, 0) + 1
+        try:
+            grades: list[Grade] = []
+            for number in range(rounds):
+                grades += await self._run(gone, _grades, record, number)
+            shown = await self._run(gone, _frames, record)
+        finally:
+            self.taken[address] -= 1
+            if not self.taken[address]:
+                del self.taken[address]
+        done = Analysis(GRADER, shown, grades).to_dict()
+        self.cache[key] = done
+        while len(self.cache) > self.keep:
+            self.cache.popitem(last=False)
+        return done
+
+    async def _run(self, gone: Callable[[], Awaitable[bool]], call: Callable[..., T],
+                   *args: Any) -> T:
+        future = asyncio.get_running_loop().run_in_executor(self.pool, call, *args)
+        while True:
+            done, _ = await asyncio.wait({future}, timeout=0.5)
+            if done:
+                return future.result()
+            if await gone():
+                future.cancel()
+                raise Gone("the client left")
