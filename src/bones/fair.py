@@ -9,6 +9,13 @@ rejection; the ordered tiles are dealt as ``bones.round.split`` deals them. The
 commitment is SHA-256("bones-fair-v1\\n" || salt || seed), in hex. Tiles are numbered
 0-0, 1-0, 1-1, 2-0, ... 6-6.
 
+A player who takes back a draw (undo, in a game against bots) would otherwise know the
+draws to come. So the ``k``-th assist of a game, when it is an undo, puts the tiles left
+to draw in the order of SHA-256(seed || "undo" || k || tile), ``k`` 4 bytes big-endian
+and the tile's number 1 byte: secret until the end, checkable after. Such a game's
+record lists each deal's boneyard in the order its tiles were drawn; :func:`verify`
+replays the undos on the committed deals to check it.
+
 >>> deck = FairDeck(bytes(32), bytes(16))
 >>> deck.commitment[:16]
 '1ae3680f6a0d93f4'
@@ -23,13 +30,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterator
-from itertools import count
+from collections.abc import Iterable, Iterator
+from itertools import count, islice
 from typing import Any
 
 from bones.round import Deal, split
 from bones.rules import Rules
-from bones.tiles import BY_INDEX, tiles_of
+from bones.tiles import BY_INDEX, Tile, tiles_of
 
 __all__ = ["ALGORITHM", "FairDeck", "FairnessError", "verify"]
 
@@ -79,6 +86,14 @@ class FairDeck:
             hands, rest = split(rules, self.order(number))
             yield Deal(tuple(tiles_of(h) for h in hands), tuple(BY_INDEX[i] for i in rest))
 
+    def undo_order(self, k: int, tiles: Iterable[Tile]) -> list[Tile]:
+        """``tiles`` (the tiles left to draw) in the order the ``k``-th assist, an undo,
+        gives them: it depends on which tiles are left, not on their order before."""
+        def key(tile: Tile) -> bytes:
+            return hashlib.sha256(self.seed + b"undo" + k.to_bytes(4, "big")
+                                  + bytes([tile.index])).digest()
+        return sorted(tiles, key=key)
+
     def reveal(self) -> dict[str, str]:
         """What the record holds once the game is over."""
         return {"algorithm": ALGORITHM, "commitment": self.commitment,
@@ -91,6 +106,35 @@ class FairDeck:
     @classmethod
     def from_dict(cls, data: dict[str, str]) -> FairDeck:
         return cls(bytes.fromhex(data["seed"]), bytes.fromhex(data["salt"]))
+
+
+def _as_played(deck: FairDeck, rules: Rules, record: dict[str, Any],
+               deals: list[Any]) -> list[dict[str, Any]]:
+    """The committed deals as the record should list them: each boneyard in the order
+    its tiles were drawn, once the game's undos have reordered it (module docstring)."""
+    promised = [d.to_dict() for d in islice(deck.deals(rules), len(deals))]
+    undos = [(k, a) for k, a in enumerate(record.get("assists") or []) if a["kind"] == "undo"]
+    if not undos:
+        return promised
+    moves: list[str] = record["moves"]
+    counts = [r["move_count"] for r in record["results"]]
+    starts = [sum(counts[:r]) for r in range(len(counts) + 1)]
+    rounds = [n for n, d in enumerate(deals) if isinstance(d, dict) and "void" not in d]
+    for number, deal in enumerate(rounds):
+        mine = [(k, a["at"]) for k, a in undos if a["round"] == number]
+        if not mine:
+            continue
+        end = starts[number + 1] if number < len(counts) else len(moves)
+        left = [Tile.parse(t) for t in promised[deal]["boneyard"]]
+        drawn: list[Tile] = []
+        for at, move in enumerate([*moves[starts[number]:end], None]):
+            latest = [k for k, where in mine if where <= at]
+            if latest:
+                left = deck.undo_order(latest[-1], left)
+            if move == "draw":
+                drawn.append(left.pop(0))
+        promised[deal]["boneyard"] = [str(t) for t in drawn + left]
+    return promised
 
 
 def _below(words: Iterator[int], bound: int) -> int:
@@ -124,9 +168,11 @@ def verify(record: Any, committed: str | None = None) -> str:
     deals = record.get("deals")
     if not isinstance(deals, list) or not deals:
         raise FairnessError("the record lists no deals")
-    promised_deals = deck.deals(rules)  # without end: as many as the record lists
-    for number, (stated, promised) in enumerate(zip(deals, promised_deals, strict=False), 1):
-        expected = promised.to_dict()
+    try:
+        played = _as_played(deck, rules, record, deals)
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        raise FairnessError(f"the record's moves or undos cannot be read ({error})") from None
+    for number, (stated, expected) in enumerate(zip(deals, played, strict=False), 1):
         if not isinstance(stated, dict) or {k: stated.get(k) for k in expected} != expected:
             raise FairnessError(f"deal {number} is not the deal that was committed to")
     return (f"the {len(deals)} deals are the ones committed to before the game "

@@ -19,6 +19,7 @@ from bones.moves import IllegalMove, Move
 from bones.round import Deal, Round, rng_for, void_reason
 from bones.rules import Rules
 from bones.scoring import RoundResult
+from bones.tiles import Tile
 
 __all__ = ["Match", "write_penalty"]
 
@@ -195,6 +196,14 @@ class Match:
             self.is_over, self.winner = True, scores.index(max(scores))
 
     # -- the record ----------------------------------------------------------------------
+
+    def reorder_boneyard(self, order: Sequence[Tile | str]) -> None:
+        """:meth:`Round.reorder_boneyard` on the round being played; the record's deal
+        of that round then lists the boneyard in the order its tiles were drawn."""
+        rnd = self.round
+        rnd.reorder_boneyard(order)
+        deal, void = self.deals[-1]
+        self.deals[-1] = (Deal(deal.hands, rnd.boneyard_order), void)
 
     def record(self) -> dict[str, Any]:
         """The game as JSON-ready data: rules, every deal, every move, every result.

@@ -316,6 +316,30 @@ class Round:
         return tuple(BY_INDEX[i] for i in self._bone[self._drawn:])
 
     @property
+    def boneyard_order(self) -> tuple[Tile, ...]:
+        """The boneyard as it stands ordered now, the tiles drawn so far first: what the
+        round was dealt, once :meth:`reorder_boneyard` has changed the tiles left."""
+        return tuple(BY_INDEX[i] for i in self._bone)
+
+    def reorder_boneyard(self, order: Sequence[Tile | str]) -> None:
+        """Put the tiles left to draw in a new order, top first. A server does this when
+        a player takes back a draw, so that the player cannot know what comes next.
+
+        >>> from bones import Rules
+        >>> rnd = Round.deal(Rules.preset("draw"), seed=3)
+        >>> rnd.reorder_boneyard(rnd.boneyard[::-1])
+        >>> rnd.reorder_boneyard(["6-6"])
+        Traceback (most recent call last):
+        ...
+        ValueError: a new order holds exactly the 14 tiles left to draw
+        """
+        tiles = [Tile.coerce(t).index for t in order]
+        left = self._bone[self._drawn:]
+        if sorted(tiles) != sorted(left) or len(set(tiles)) != len(tiles):
+            raise ValueError(f"a new order holds exactly the {len(left)} tiles left to draw")
+        self._bone = self._bone[:self._drawn] + tiles  # a new list: copies share the old
+
+    @property
     def out_of_play(self) -> tuple[Tile, ...]:
         """Tiles the block game never deals (never seen, never counted)."""
         return tiles_of(self._out)

@@ -196,6 +196,36 @@ def test_the_page_checks_the_deals_against_the_seal(web: Server, browser: Browse
     page.close()
 
 
+def test_the_page_checks_deals_reordered_by_undo(web: Server, browser: Browser) -> None:
+    """A game whose undos reordered the boneyard checks out in the page as with `bones
+    verify`, and not once its undos are struck from the record."""
+    from tests.server.test_table import _undo_after_a_draw
+
+    records = []
+    for seed in range(40):
+        found = _undo_after_a_draw(seed)
+        if found is not None:
+            table = found[0]
+            while table.status == "playing":
+                assert table.match is not None and table.turn is not None
+                table.play(table.turn, str(table.match.round.legal_moves()[0]))
+            records.append(table.game()["record"])
+    page = browser.new_page()
+    page.goto(f"{web.url}/")
+    results = page.evaluate("""async (records) => {
+        const { verifyRecord } = await import('/static/fair.js');
+        const out = [];
+        for (const record of records) {
+            const struck = structuredClone(record);
+            struck.assists = [];
+            out.push([(await verifyRecord(record)).ok, (await verifyRecord(struck)).ok]);
+        }
+        return out;
+    }""", records[:5])
+    assert len(results) == 5 and all(good and not struck for good, struck in results), results
+    page.close()
+
+
 def test_hint_and_undo_against_bots(web: Server, browser: Browser) -> None:
     page = browser.new_page()
     player = Player(page, web, random.Random(21))

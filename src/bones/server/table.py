@@ -18,6 +18,7 @@ from __future__ import annotations
 import hmac
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import islice
 from typing import Any
 
 from bones.fair import FairDeck
@@ -228,7 +229,8 @@ class Table:
 
     def undo(self, seat: int) -> list[Entry]:
         """Take back every move since ``seat``'s last choice in this round, that choice
-        included: it is ``seat``'s turn again, as it was."""
+        included: it is ``seat``'s turn again, as it was, with the tiles left to draw in
+        a new order from the fair deck (``bones.fair``), so no draw to come is known."""
         self._assist_check(seat, "undo")
         assert self.match is not None
         history = self.match.round.history
@@ -239,15 +241,21 @@ class Table:
         undone = [move for _, move in history[mine[-1]:]]
         entry = {"kind": "undo", "seat": seat, "round": len(self.match.rounds) - 1,
                  "at": mine[-1], "undone": undone}
-        self._take_back(len(undone))
-        self.assists.append(entry)
+        self._take_back(entry)
         self.seq += 1
         return [("undo", seat, entry)]
 
-    def _take_back(self, count: int) -> None:
-        assert self.match is not None
-        for _ in range(count):
-            self.match.round.pop()
+    def _take_back(self, entry: dict[str, Any]) -> None:
+        """Undo as ``entry`` says, the ``k``-th assist of the game, and reorder the
+        boneyard as the fair deck's ``k``-th undo order has it."""
+        match = self.match
+        assert match is not None
+        for _ in entry["undone"]:
+            match.round.pop()
+        left = match.round.boneyard
+        if left:
+            match.reorder_boneyard(self.deck.undo_order(len(self.assists), left))
+        self.assists.append(entry)
 
     def _release(self) -> None:
         assert self.match is not None
@@ -298,17 +306,17 @@ class Table:
             if entry.kind == "move":
                 assert table.match is not None
                 table.match.push(entry.data["move"])
-            elif entry.kind in ("hint", "undo"):
+            elif entry.kind == "undo":
+                table._take_back(entry.data)
+            elif entry.kind == "hint":
                 table.assists.append(entry.data)
-                if entry.kind == "undo":
-                    table._take_back(len(entry.data["undone"]))
             elif entry.kind == "ready":
                 table.ready.add(entry.seat or 0)
                 if len(table.ready) == len(table.seats):
                     table._release()
         if table.match is not None:
-            dealt = [deal.to_dict() for deal, _ in table.match.deals]
-            if dealt != logged:
+            dealt = [d.to_dict() for d in islice(table.deck.deals(table.rules), len(logged))]
+            if dealt != logged or len(table.match.deals) != len(logged):
                 raise ValueError(f"table {saved.id}: the logged deals are not the committed ones")
             table._deals_logged = len(dealt)
         table.seq = table.logged = len(saved.events)

@@ -52,6 +52,40 @@ function deal(rules, tiles) {
   return { hands, boneyard };
 }
 
+// The tiles left to draw as the k-th assist of the game, an undo, ordered them.
+async function undoOrder(seed, k, tiles) {
+  const undo = new TextEncoder().encode("undo");
+  const keyed = await Promise.all(tiles.map(async (tile) => [
+    toHex(await sha256(seed, undo, u32(k), Uint8Array.of(TILES.indexOf(tile)))), tile]));
+  keyed.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  return keyed.map(([, tile]) => tile);
+}
+
+// The committed deals as the record lists them: each boneyard in the order its tiles
+// were drawn, once the game's undos reordered it.
+async function asPlayed(seed, record, promised) {
+  const undos = (record.assists || []).map((a, k) => [k, a]).filter(([, a]) => a.kind === "undo");
+  if (!undos.length) return promised;
+  const counts = record.results.map((r) => r.move_count);
+  const starts = [0];
+  for (const c of counts) starts.push(starts[starts.length - 1] + c);
+  const rounds = record.deals.map((d, n) => [n, d]).filter(([, d]) => !("void" in d)).map(([n]) => n);
+  for (const [number, dealt] of rounds.entries()) {
+    const mine = undos.filter(([, a]) => a.round === number).map(([k, a]) => [k, a.at]);
+    if (!mine.length) continue;
+    const end = number < counts.length ? starts[number + 1] : record.moves.length;
+    let left = [...promised[dealt].boneyard];
+    const drawn = [];
+    for (const [at, move] of [...record.moves.slice(starts[number], end), null].entries()) {
+      const latest = mine.filter(([, where]) => where <= at);
+      if (latest.length) left = await undoOrder(seed, latest[latest.length - 1][0], left);
+      if (move === "draw") drawn.push(left.shift());
+    }
+    promised[dealt].boneyard = [...drawn, ...left];
+  }
+  return promised;
+}
+
 // {ok, deals} or {ok: false, problem}; `shown` is the commitment seen before the game.
 export async function verifyRecord(record, shown) {
   const fair = record.fair;
@@ -61,8 +95,11 @@ export async function verifyRecord(record, shown) {
   const commitment = toHex(await sha256(new TextEncoder().encode(`${ALGORITHM}\n`), salt, seed));
   if (commitment !== fair.commitment) return { ok: false, problem: "seed and salt do not give the commitment" };
   if (shown && shown !== commitment) return { ok: false, problem: "not the commitment shown before the game" };
+  const committed = [];
+  for (const number of record.deals.keys()) committed.push(deal(record.rules, await order(seed, number)));
+  const played = await asPlayed(seed, record, committed);
   for (const [number, stated] of record.deals.entries()) {
-    const promised = deal(record.rules, await order(seed, number));
+    const promised = played[number];
     const same = JSON.stringify(promised.hands) === JSON.stringify(stated.hands)
       && JSON.stringify(promised.boneyard) === JSON.stringify(stated.boneyard);
     if (!same) return { ok: false, problem: `deal ${number + 1} differs` };

@@ -1,0 +1,127 @@
+"""The store on its own: a game's last move and its end in one transaction, a restart
+that finishes what a crash left half done, moments read back with their zone, and
+statistics kept as running totals that always equal a recount."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sqlalchemy import delete
+
+from bones.rules import Rules
+from bones.server.hub import Hub
+from bones.server.stats import lines, name_key
+from bones.server.store import PlayRow, Store, TotalRow
+from bones.server.table import Seat, Table
+
+
+def _finished(seed: int) -> tuple[Table, list[Any]]:
+    """A single-round table played to its end, and every log entry it made."""
+    table = Table(f"t{seed}", Rules.preset("draw", target=None),
+                  [Seat("human", name="Ann"), Seat("bot", level="easy")])
+    entries = table.start()
+    rng = random.Random(seed)
+    while table.status == "playing":
+        assert table.match is not None and table.turn is not None
+        move = rng.choice(table.match.round.legal_moves())
+        entries += table.play(table.turn, str(move))[0]
+    assert table.status == "over"
+    return table, entries
+
+
+def test_the_last_move_and_the_end_are_one_transaction(store_url: str) -> None:
+    """Hardening: a kill between the last move and the finished game left the table over,
+    its record 404 and the game out of every list. Now both are written or neither."""
+    store = Store(store_url)
+    table, entries = _finished(1)
+    store.create(table.id, table.config(), [s.stored() for s in table.seats])
+    broken = {**table.game(), "variant": None}  # the game's row cannot be written
+    with pytest.raises(Exception):  # noqa: B017 - whatever the database raises
+        store.append(table.id, 0, entries, broken)
+    saved = store.table(table.id)
+    assert saved is not None and saved.events == [] and not saved.finished
+    store.append(table.id, 0, entries, table.game())
+    assert store.game(table.id) is not None
+    assert [g.table_id for g in store.games("ann")] == [table.id]
+
+
+def test_a_restart_finishes_a_game_whose_end_was_not_stored(store_url: str) -> None:
+    store = Store(store_url)
+    table, entries = _finished(2)
+    store.create(table.id, table.config(), [s.stored() for s in table.seats])
+    store.append(table.id, 0, entries)  # what a crash left: the moves, not the end
+    assert store.game(table.id) is None
+
+    async def start() -> None:
+        hub = Hub(store)
+        await hub.load()
+        await hub.close()
+
+    asyncio.run(start())
+    game = store.game(table.id)
+    assert game is not None and game.scores == list(table.game()["scores"])
+    assert store.totals("ANN")
+
+
+def test_moments_come_back_with_their_zone(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'zone.db'}")
+    store.create("z", {"rules": {}}, [])
+    saved = store.table("z")
+    assert saved is not None and saved.created.tzinfo is not None
+
+
+GAMES = st.lists(st.tuples(
+    st.sampled_from(["Ann", "ANN", "ann", "Ben", "Zoë", "Zoe\u0308"]),
+    st.sampled_from(["Ben", "bot:easy", "bot:hard", "Cy"]),
+    st.sampled_from(["draw", "block", "allfives"]),
+    st.sampled_from([0, 1, None]), st.integers(0, 200), st.integers(0, 200),
+    st.booleans()), max_size=12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(GAMES)
+def test_totals_always_equal_a_recount(games: list[tuple[Any, ...]]) -> None:
+    """Running totals per name (in any case and Unicode form), per variant and level,
+    are what counting every unassisted game again gives; the totals of a store written
+    before they were kept are counted once when it is opened."""
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{folder}/totals.db"
+        store = Store(url)
+        kept = []
+        for number, (first, second, variant, winner, a, b, assisted) in enumerate(games):
+            if name_key(first) == name_key(second):
+                continue
+            table_id = f"g{number}"
+            store.create(table_id, {}, [])
+            game = {"variant": variant, "names": [first, second], "sides": [0, 1],
+                    "scores": [a, b], "winner": winner, "loser": None,
+                    "record": {"assists": [{"kind": "hint"}] if assisted else []}}
+            store.finish(table_id, game)
+            if not assisted:
+                kept.append(store.game(table_id))
+        _recount(store, kept)
+        with store.engine.begin() as connection:  # as a store from before totals were kept
+            connection.execute(delete(TotalRow))
+            connection.execute(delete(PlayRow))
+        store.engine.dispose()
+        _recount(Store(url), kept)
+
+
+def _recount(store: Store, kept: list[Any]) -> None:
+    for name in ("ann", "ZOË", "ben"):
+        expected: dict[tuple[str, str], list[int]] = {}
+        for game in kept:
+            for key, grouping, group, won, lost, points in lines(game):
+                if key == name_key(name):
+                    row = expected.setdefault((grouping, group), [0, 0, 0, 0])
+                    for i, value in enumerate((1, won, lost, points)):
+                        row[i] += value
+        counted = {(g, k): [n, w, lo, p] for g, k, n, w, lo, p in store.totals(name)}
+        assert counted == expected
