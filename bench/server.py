@@ -34,6 +34,9 @@ from rich.table import Table
 from websockets.asyncio.client import connect
 
 HERE = Path(__file__).resolve().parent
+LIFTED = ["--rest-rate", "1000000", "--tables-per-address", "1000000",
+          "--sockets-per-address", "1000000"]
+"""Every client of a benchmark comes from one address: the per-address limits are off."""
 TABLE = {"variant": "draw", "options": {"players": 2, "target": None}, "bot_delay": 0,
          "seats": [{"kind": "human", "name": "Bench"}, {"kind": "bot", "level": "easy"}]}
 
@@ -102,7 +105,8 @@ def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     url = f"http://127.0.0.1:{port}"
     process = subprocess.Popen(
         [sys.executable, "-m", "bones", "serve", "--port", str(port), "--db",
-         f"sqlite:///{folder / 'bench.db'}", "--bot-delay", "0", "--rate", "100000"])
+         f"sqlite:///{folder / 'bench.db'}", "--bot-delay", "0", "--rate", "100000",
+         *LIFTED])
     for _ in range(300):
         try:
             httpx.get(f"{url}/api/variants", timeout=1)

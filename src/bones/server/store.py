@@ -311,12 +311,22 @@ class Store:
             return row
 
 
+WAIT = 1.0
+"""Seconds a write may wait for a locked file or an unreachable database before it is
+refused: the server writes in its event loop and answers ``unavailable`` instead."""
+
+
 def _engine(url: str) -> Engine:
+    if url.startswith("postgresql"):
+        timeout = int(WAIT * 1000)
+        return create_engine(url, pool_pre_ping=True, connect_args={
+            "connect_timeout": max(1, round(WAIT)),
+            "options": f"-c statement_timeout={timeout} -c lock_timeout={timeout}"})
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True)
     memory = url in ("sqlite://", "sqlite:///:memory:")
     engine = create_engine(
-        url, connect_args={"check_same_thread": False},
+        url, connect_args={"check_same_thread": False, "timeout": WAIT},
         **({"poolclass": StaticPool} if memory else {}))
 
     @event.listens_for(engine, "connect")
