@@ -100,13 +100,15 @@ async def level(url: str, tables: int, seconds: float) -> dict[str, Any]:
     }
 
 
-def start_server(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(folder: Path, *extra: str) -> tuple[subprocess.Popen[bytes], str]:
+    """``bones serve`` over a SQLite store in ``folder``, with the per-address limits
+    lifted and the flags in ``extra``; its process and URL."""
     port = 8790 + random.Random().randrange(100)
     url = f"http://127.0.0.1:{port}"
     process = subprocess.Popen(
         [sys.executable, "-m", "bones", "serve", "--port", str(port), "--db",
          f"sqlite:///{folder / 'bench.db'}", "--bot-delay", "0", "--rate", "100000",
-         *LIFTED])
+         *LIFTED, *extra])
     for _ in range(300):
         try:
             httpx.get(f"{url}/api/variants", timeout=1)

@@ -187,3 +187,19 @@ def test_finished_games_keep_records_and_stats(server: Server) -> None:
     record = server.get(f"/api/games/{table}/record")
     assert record["winner"] == end["table"]["winner"] and record["is_over"]
     assert httpx.get(f"{server.url}/api/games/nope/record").status_code == 404
+
+
+def test_tables_list_after_a_restart(store_url: str) -> None:
+    """Tables read back from the store sort with new ones: every moment comes back
+    timezone-aware, on SQLite as on PostgreSQL."""
+    running = Server(store_url).start()
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human"}]
+    old = running.create("draw", seats, public=True)["table"]["id"]
+    running.kill()
+    restarted = Server(store_url, port=running.port).start()
+    try:
+        new = restarted.create("draw", seats, public=True)["table"]["id"]
+        listed = [t["id"] for t in restarted.get("/api/tables?limit=200")]
+        assert listed.index(new) < listed.index(old)
+    finally:
+        restarted.stop()

@@ -46,7 +46,7 @@ def test_a_whole_match_through_the_page(web: Server, browser: Browser, variant: 
     seats = web.get(f"/api/tables/{table}")["seats"]
     assert [s["level"] for s in seats[1:]] == list(levels[:len(seats) - 1])
     checked = check_against_engine(player.shown, match)
-    assert checked >= 4
+    assert checked >= len(match.rounds) + 1  # every round's end, and a move at the least
     assert player.dragged
     winner = page.locator("#match-over .winner").inner_text()
     assert winner
