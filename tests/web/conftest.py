@@ -1,4 +1,8 @@
-"""A real Chromium (Debian's, driven by Playwright) against a real bones server."""
+"""A real Chromium (Debian's, driven by Playwright) against a real bones server.
+
+The pages' Content-Security-Policy forbids eval, and the tests keep it on: a condition
+given to ``wait_for_function`` is a function (``"() => ..."``), which Playwright calls,
+not an expression, which it would evaluate as a string."""
 
 from __future__ import annotations
 

@@ -106,7 +106,7 @@ def test_a_friend_joins_by_the_invite_link(web: Server, browser: Browser) -> Non
     eve.page.fill("#join input[name=name]", "Eve")
     eve.page.click("#join button[type=submit]")
     eve.page.wait_for_function(
-        "document.querySelector('#join .form-error').textContent.includes('invite')")
+        "() => document.querySelector('#join .form-error').textContent.includes('invite')")
     eve.page.close()
     ben = Player(friend.new_page(), web, random.Random(4))
     ben.page.goto(link)
@@ -284,7 +284,7 @@ def test_a_whole_round_by_keyboard_alone(web: Server, browser: Browser) -> None:
     page.keyboard.type("Tabby")
     page.keyboard.press("Enter")
     page.wait_for_selector("#table")
-    page.wait_for_function("document.querySelector('#table')?.dataset.moves !== undefined")
+    page.wait_for_function("() => document.querySelector('#table')?.dataset.moves !== undefined")
     page.evaluate(SAID)
     heard_from = int(page.evaluate("document.querySelector('#table').dataset.moves"))
     table = page.url.rsplit("/", 1)[-1]
@@ -294,7 +294,7 @@ def test_a_whole_round_by_keyboard_alone(web: Server, browser: Browser) -> None:
         status = page.evaluate("document.querySelector('#table').dataset.status")
         if status != "playing":
             break
-        page.wait_for_function("document.activeElement?.closest('.hand')")
+        page.wait_for_function("() => document.activeElement?.closest('.hand')")
         if not labels_checked:
             hand = page.get_by_role("toolbar", name="Your hand")
             first = page.evaluate("document.querySelector('.hand .tile').dataset.tile")
@@ -309,14 +309,14 @@ def test_a_whole_round_by_keyboard_alone(web: Server, browser: Browser) -> None:
             page.keyboard.press("ArrowRight")
         page.keyboard.press("Enter")
         if page.locator(".place").count():
-            page.wait_for_function("document.activeElement?.classList.contains('place')")
+            page.wait_for_function("() => document.activeElement?.classList.contains('place')")
             page.keyboard.press("ArrowRight")
             assert "Play" in (page.evaluate("document.activeElement.getAttribute('aria-label')"))
             page.keyboard.press("Enter")
         page.wait_for_function(
             "m => { const t = document.querySelector('#table');"
             " return +t.dataset.moves > m || t.dataset.status !== 'playing'; }", arg=moves)
-    page.wait_for_function("document.activeElement?.id === 'again'")
+    page.wait_for_function("() => document.activeElement?.id === 'again'")
     said = " ".join(page.evaluate("window.said"))
     record = web.get(f"/api/games/{table}/record")
     assert "You played" in said or "You led" in said
@@ -345,9 +345,9 @@ def test_the_page_rides_out_a_server_restart(browser: Browser, tmp_path: Path) -
         player.play_match(drag_once=False, stop_after=2)
         before = player.read()
         running.kill()
-        page.wait_for_function("document.querySelector('#online')?.textContent !== ''")
+        page.wait_for_function("() => document.querySelector('#online')?.textContent !== ''")
         running = Server(running.db, port=running.port).start()
-        page.wait_for_function("document.querySelector('#online')?.textContent === ''",
+        page.wait_for_function("() => document.querySelector('#online')?.textContent === ''",
                                timeout=30_000)
         page.wait_for_function(READY, timeout=30_000)
         after = player.read()
