@@ -172,10 +172,11 @@ class Hub:
         self.latency: deque[float] = deque(maxlen=100_000)
         """Seconds from a human's move arriving to every seat being sent the result."""
         self.moves = 0
-        # Reading the store, the bots and heavy work each have their own threads (or
-        # processes): a queue of searches never holds up the store, nor the other way.
+        # Reading the store, the bots, hints and analyses each have their own threads
+        # (or processes): a queue of one never holds up another.
         self.readers = ThreadPoolExecutor(4, thread_name_prefix="bones-store")
         self.thinkers = ThreadPoolExecutor(2, thread_name_prefix="bones-bots")
+        self.hinters = ThreadPoolExecutor(1, thread_name_prefix="bones-hints")
         self.addresses: dict[str, _Bucket] = {}
         self.sockets: dict[str, int] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -223,8 +224,8 @@ class Hub:
         for task in tasks:
             if task is not None:
                 task.cancel()
-        self.thinkers.shutdown(wait=False, cancel_futures=True)
-        self.readers.shutdown(wait=False, cancel_futures=True)
+        for pool in (self.thinkers, self.hinters, self.readers):
+            pool.shutdown(wait=False, cancel_futures=True)
 
     # -- tables --------------------------------------------------------------------------
 
@@ -462,7 +463,7 @@ class Hub:
 
     async def _make_hint(self, live: _Live, seat: int, view: Any, seq: int) -> HintMessage:
         loop = asyncio.get_running_loop()
-        values = await loop.run_in_executor(self.thinkers, HardBot().evaluate, view)
+        values = await loop.run_in_executor(self.hinters, HardBot().evaluate, view)
         scored = {str(m): round(v, 2) for m, v in zip(view.legal_moves, values, strict=True)}
         move = max(scored, key=scored.__getitem__)
         async with live.lock:
