@@ -203,3 +203,46 @@ def test_tables_list_after_a_restart(store_url: str) -> None:
         assert listed.index(new) < listed.index(old)
     finally:
         restarted.stop()
+
+
+def test_a_rematch_is_an_offer_everyone_accepts(server: Server) -> None:
+    """Play again reaches every player: the first offer shows at the table, the last
+    acceptance makes the new table (same seats, same rules) and sends each player their
+    own seat there; a spectator is told where it went, and cannot offer one."""
+    made = server.create("draw", [{"kind": "human", "name": "Ann"}, {"kind": "human"}],
+                         options={"target": None})
+    table = made["table"]["id"]
+    ben = server.join(table, "Ben")
+    players = [server.socket(table, made["token"]), server.socket(table, ben["token"])]
+    watcher = server.socket(table)
+    play_all(players, seed=5)
+    players[0].send({"v": 1, "type": "rematch"})
+    offered = players[1].until(lambda m: m["type"] == "state" and m["table"]["rematch"] == [0])
+    assert offered["table"]["next"] is None
+    watcher.send({"v": 1, "type": "rematch"})
+    assert watcher.until(lambda m: m["type"] == "error")["code"] == "spectator"
+    players[1].send({"v": 1, "type": "rematch"})
+    seats = [p.until(lambda m: m["type"] == "rematch") for p in players]
+    assert seats[0]["table"] == seats[1]["table"] != table
+    assert [s["seat"] for s in seats] == [0, 1] and seats[0]["token"] != seats[1]["token"]
+    assert "#invite=" in seats[0]["invite"]
+    new = seats[0]["table"]
+    assert watcher.until(lambda m: m["type"] == "state" and m["table"]["next"] == new)
+    again = [server.socket(new, s["token"]) for s in seats]
+    views = [c.until(lambda m: m["type"] == "state") for c in again]
+    assert [v["you"] for v in views] == [0, 1]
+    info = views[0]["table"]
+    assert info["status"] == "playing" and info["rules"] == offered["table"]["rules"]
+    assert [s["name"] for s in info["seats"]] == ["Ann", "Ben"]
+    assert all(e["table"]["status"] == "over" for e in play_all(again, seed=6))
+
+
+def test_a_rematch_against_bots_begins_at_once(server: Server) -> None:
+    made = server.create("draw", [{"kind": "human", "name": "Ann"},
+                                  {"kind": "bot", "level": "easy"}], options={"target": None})
+    ann = server.socket(made["table"]["id"], made["token"])
+    play_out(ann, random.Random(4))
+    ann.send({"v": 1, "type": "rematch"})
+    seat = ann.until(lambda m: m["type"] == "rematch")
+    info = server.get(f"/api/tables/{seat['table']}")
+    assert info["status"] == "playing" and info["seats"][1]["level"] == "easy"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +65,10 @@ def test_a_restart_finishes_a_game_whose_end_was_not_stored(store_url: str) -> N
         await hub.load()
         await hub.close()
 
-    asyncio.run(start())
+    # in a thread of its own: the browser tests' driver keeps a loop running in this one
+    worker = threading.Thread(target=asyncio.run, args=(start(),))
+    worker.start()
+    worker.join()
     game = store.game(table.id)
     assert game is not None and game.scores == list(table.game()["scores"])
     assert store.totals("ANN")

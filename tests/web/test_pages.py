@@ -5,6 +5,7 @@ loaded from outside the machine."""
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -118,6 +119,47 @@ def test_a_friend_joins_by_the_invite_link(web: Server, browser: Browser) -> Non
     assert names == ["Ben"]
     host.close()
     friend.close()
+
+
+def test_play_again_is_an_offer_the_friend_accepts(web: Server, browser: Browser) -> None:
+    """After a friend game, "Play again" reaches the friend, who accepts; both are moved
+    to the new table. A spectator is offered no "Play again", only to watch on."""
+    host, friend, watching = (browser.new_context(**DESKTOP),  # type: ignore[arg-type]
+                              browser.new_context(**PHONE),  # type: ignore[arg-type]
+                              browser.new_context(**DESKTOP))  # type: ignore[arg-type]
+    ann = Player(host.new_page(), web, random.Random(6))
+    table = ann.new_game("draw", players=2, target="null", levels=("friend",))
+    ann.page.wait_for_selector("#invite-link")
+    ben = Player(friend.new_page(), web, random.Random(7))
+    ben.page.goto(ann.page.locator("#invite-link").input_value())
+    ben.page.fill("#join input[name=name]", "Ben")
+    ben.page.click("#join button[type=submit]")
+    spectator = watching.new_page()
+    spectator.goto(f"{web.url}/t/{table}")
+    spectator.click("#join button[type=button]")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        states = [p.read() for p in (ann, ben)]
+        if all(s and s["status"] == "over" for s in states):
+            break
+        for player, now in zip((ann, ben), states, strict=True):
+            if now and now["status"] == "playing" and now["turn"] == now["you"] and now["legal"]:
+                player.move(now, drag=False)
+    spectator.wait_for_selector("#match-over")
+    assert spectator.locator("#again").count() == 0
+    ann.page.click("#again")
+    ann.page.wait_for_selector("#rematch-waiting")
+    ben.page.wait_for_selector("#rematch-offer")
+    assert "Ann" in ben.page.locator("#rematch-offer").inner_text()
+    ben.page.click("#again")
+    for player in (ann, ben):
+        player.page.wait_for_function("t => !location.pathname.endsWith(t)", arg=table)
+        player.page.wait_for_selector("#table[data-status=playing]")
+    assert ann.page.url.rsplit("/", 1)[-1] == ben.page.url.rsplit("/", 1)[-1]
+    assert ben.page.locator(".opponent .name").all_inner_texts() == ["Ann"]
+    spectator.wait_for_selector("#watch-next")
+    for context in (host, friend, watching):
+        context.close()
 
 
 def test_nothing_is_loaded_from_outside(web: Server, browser: Browser) -> None:

@@ -40,7 +40,7 @@ from bones.server.protocol import (
 )
 from bones.server.stats import stats_from
 from bones.server.store import Store
-from bones.server.table import Table, TableError
+from bones.server.table import Table, TableError, invite_link
 
 __all__ = ["DEFAULT_DB", "create_app"]
 
@@ -131,7 +131,7 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
         table, seat, token = await hub.create(spec, _address(request))
         if seat is None or token is None:
             return table.info()
-        return Joined(table=table.info(), seat=seat, token=token, invite=_invite(table))
+        return Joined(table=table.info(), seat=seat, token=token, invite=invite_link(table))
 
     @app.get("/api/tables")
     def list_tables(limit: int = Query(default=50, ge=1, le=200),
@@ -161,7 +161,7 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
             raise HTTPException(403 if error.code == "private" else 409, str(error)) from None
         except ValueError as error:
             raise HTTPException(409, str(error)) from None
-        return Joined(table=table.info(), seat=seat, token=token, invite=_invite(table))
+        return Joined(table=table.info(), seat=seat, token=token, invite=invite_link(table))
 
     @app.get("/api/games")
     def games(name: str | None = Query(default=None, max_length=64),
@@ -214,13 +214,6 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
     @app.websocket("/ws/{table_id}")
     async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None) -> None:
         await hub.connect(ws, table_id, token, _address(ws))
-
-
-def _invite(table: Table) -> str:
-    """The link friends join by: a private table's carries its secret in the fragment,
-    which browsers send to no server."""
-    link = f"/t/{table.id}"
-    return link if table.invite is None else f"{link}#invite={table.invite}"
 
 
 async def _analyze(analyses: Analyses, request: Request, key: str,

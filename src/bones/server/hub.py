@@ -42,13 +42,15 @@ from bones.server.protocol import (
     Pong,
     ProtocolError,
     Ready,
+    Rematch,
+    RematchMessage,
     StateMessage,
     TableInfo,
     Undo,
     parse_client,
 )
 from bones.server.store import Event, SavedTable, Store, hash_token
-from bones.server.table import Entry, Seat, Table, TableError
+from bones.server.table import Entry, Seat, Table, TableError, invite_link
 
 __all__ = ["MAX_FRAME", "Hub", "Limited", "Settings", "Unavailable"]
 
@@ -246,19 +248,60 @@ class Hub:
             delay = max(delay, self.settings.bot_only_delay)
         table = Table(secrets.token_urlsafe(8), rules, seats, bot_delay=delay, clock=spec.clock,
                       invite=None if spec.public else secrets.token_urlsafe(16))
+        await self._open(table, creator)
+        return table, (named[0] if named else None), (token if named else None)
+
+    async def _open(self, table: Table, creator: str | None) -> _Live:
+        """Store a new table, deal if every seat is taken, and set its bots going."""
         try:
             self._write(self.store.create, table.id, table.config(),
-                        [s.stored() for s in seats])
+                        [s.stored() for s in table.seats])
         except Exception as error:
             log.warning("the store refused a new table: %s", error)
             raise Unavailable("the table could not be saved just now; try again") from None
         live = self.tables[table.id] = _Live(table, creator=creator)
         async with live.lock:
             await self._commit(live, table.start())
-            if named:
-                self._start_away(live, named[0])
+            for number, seat in enumerate(table.seats):
+                if seat.kind == "human" and not seat.free:
+                    self._start_away(live, number)
             self._schedule(live)
-        return table, (named[0] if named else None), (token if named else None)
+        return live
+
+    async def _rematch(self, live: _Live, conn: _Conn, seat: int) -> None:
+        """``seat`` offers or accepts a rematch; once every human has, the new table is
+        made and each human's sockets are sent their seat there."""
+        async with live.lock:
+            table = live.table
+            try:
+                everyone = table.offer_rematch(seat)
+            except TableError as error:
+                await self._error(conn, error.code, str(error))
+                return
+            if not everyone:
+                await self._broadcast(live, [])
+                return
+            fresh = table.rematch_table(secrets.token_urlsafe(8), secrets.token_urlsafe(16))
+            tokens = {}
+            for number, spec in enumerate(fresh.seats):
+                if spec.kind == "human":
+                    tokens[number] = secrets.token_urlsafe(24)
+                    spec.token_hash = hash_token(tokens[number])
+            try:
+                await self._open(fresh, conn.address)
+            except Unavailable as error:
+                table.rematch.discard(seat)
+                await self._error(conn, "unavailable", str(error))
+                return
+            table.next = fresh.id
+            table.seq += 1
+            for number, token in tokens.items():
+                told = RematchMessage(table=fresh.id, seat=number, token=token,
+                                      invite=invite_link(fresh)).model_dump_json()
+                for other in [c for c in live.conns if c.seat == number]:
+                    with contextlib.suppress(Exception):
+                        await other.ws.send_text(told)
+            await self._broadcast(live, [])
 
     def _check_creator(self, spec: CreateTable, creator: str | None) -> None:
         if creator is None:
@@ -439,6 +482,8 @@ class Hub:
             await self._act(live, lambda: (live.table.undo(seat), []), conn, None)
         elif isinstance(message, Hint):
             await self._hint(live, conn, seat)
+        elif isinstance(message, Rematch):
+            await self._rematch(live, conn, seat)
         return True
 
     async def _hint(self, live: _Live, conn: _Conn, seat: int) -> None:

@@ -49,6 +49,8 @@ __all__ = [
     "Pong",
     "ProtocolError",
     "Ready",
+    "Rematch",
+    "RematchMessage",
     "SeatInfo",
     "SeatSpec",
     "StateMessage",
@@ -152,16 +154,23 @@ class Undo(_Message):
     type: Literal["undo"] = "undo"
 
 
+class Rematch(_Message):
+    """At a finished match: offer (or accept) another with the same seats and rules.
+    Once every player has, each is sent a ``rematch`` with their seat at the new table."""
+
+    type: Literal["rematch"] = "rematch"
+
+
 class Ping(_Message):
     """Keep the connection alive; the server answers ``pong``."""
 
     type: Literal["ping"] = "ping"
 
 
-Client = Move | Ready | Hint | Undo | Ping
+Client = Move | Ready | Hint | Undo | Rematch | Ping
 ClientMessage = Annotated[Client, Field(discriminator="type")]
 _CLIENT: TypeAdapter[Client] = TypeAdapter(ClientMessage)
-_TYPES = ("move", "ready", "hint", "undo", "ping")
+_TYPES = ("move", "ready", "hint", "undo", "rematch", "ping")
 
 
 def parse_client(text: str | bytes) -> Client:
@@ -231,6 +240,10 @@ class TableInfo(BaseModel):
     (``bones.fair``)."""
     fair_reveal: dict[str, str] | None = None
     """Once the game is over: the seed and salt behind the commitment."""
+    rematch: list[int] = []
+    """Once the game is over: the seats that offered (or accepted) a rematch."""
+    next: str | None = None
+    """The rematch's table, once every player accepted (spectators may follow)."""
 
 
 class Action(BaseModel):
@@ -271,6 +284,16 @@ class HintMessage(_Message):
     move: str
     expected: float
     values: dict[str, float]
+
+
+class RematchMessage(_Message):
+    """Your seat at the rematch's table, sent to that seat alone: keep the token."""
+
+    type: Literal["rematch"] = "rematch"
+    table: str
+    seat: int
+    token: str
+    invite: str
 
 
 class Pong(_Message):

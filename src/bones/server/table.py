@@ -30,7 +30,7 @@ from bones.server.stats import name_key
 from bones.server.store import SavedTable, hash_token
 from bones.view import PlayerView
 
-__all__ = ["Entry", "Seat", "Table", "TableError"]
+__all__ = ["Entry", "Seat", "Table", "TableError", "invite_link"]
 
 Entry = tuple[str, int | None, dict[str, Any]]
 """A log entry: kind (``deal``, ``move``, ``ready``, ``hint``, ``undo``), seat, data."""
@@ -91,6 +91,10 @@ class Table:
     ready: set[int] = field(default_factory=set)
     assists: list[dict[str, Any]] = field(default_factory=list)
     """Every hint given and every undo, for the record."""
+    rematch: set[int] = field(default_factory=set)
+    """Seats that want another match (not stored: an offer does not outlive the server)."""
+    next: str | None = None
+    """The rematch's table, once made."""
     deck: FairDeck = field(default_factory=FairDeck.new)
     """The secret every deal comes from; its commitment is public from the start."""
     seq: int = 0
@@ -198,6 +202,24 @@ class Table:
             entries += self._forced([])
         self.seq += 1
         return entries
+
+    def offer_rematch(self, seat: int) -> bool:
+        """``seat`` offers (or accepts) another match; True once every human has."""
+        if self.status != "over":
+            raise TableError("not_now", "a rematch is offered once the match is over")
+        if self.next is not None:
+            raise TableError("not_now", "the rematch has begun already")
+        self.rematch.add(seat)
+        self.seq += 1
+        return all(n in self.rematch for n, s in enumerate(self.seats) if s.kind == "human")
+
+    def rematch_table(self, table_id: str, invite: str | None) -> Table:
+        """The next match: the same rules, seats and bots, a deck of its own (``invite``:
+        its secret if this table is private). Its human seats are taken by the same
+        names; the server gives each a new token."""
+        seats = [Seat(s.kind, level=s.level, name=s.name) for s in self.seats]
+        return Table(table_id, self.rules, seats, bot_delay=self.bot_delay, clock=self.clock,
+                     invite=invite if self.invite is not None else None)
 
     @property
     def assisted(self) -> bool:
@@ -349,6 +371,7 @@ class Table:
             bot_delay=self.bot_delay, clock=self.clock, public=self.invite is None,
             created=self.created.isoformat(), fair=self.deck.commitment,
             fair_reveal=self.deck.reveal() if over else None,
+            rematch=sorted(self.rematch), next=self.next,
         )
 
     def view(self, seat: int | None) -> dict[str, Any] | None:
@@ -394,3 +417,15 @@ class Table:
             "scores": list(match.scores), "winner": match.winner, "loser": match.loser,
             "record": {**match.record(), "fair": self.deck.reveal(), "assists": self.assists},
         }
+
+
+def invite_link(table: Table) -> str:
+    """The link friends join by: a private table's carries its secret in the fragment,
+    which browsers send to no server.
+
+    >>> from bones.rules import Rules
+    >>> invite_link(Table("abc", Rules.preset("draw"), [Seat("human")] * 2, invite="s3"))
+    '/t/abc#invite=s3'
+    """
+    link = f"/t/{table.id}"
+    return link if table.invite is None else f"{link}#invite={table.invite}"

@@ -1,7 +1,7 @@
 // bones in the browser: the header, the router, and the screens behind it.
 
 import { h } from "./dom.js";
-import { newGame, joinScreen, savedName, tableSpec } from "./home.js";
+import { newGame, joinScreen, savedName } from "./home.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { api, seats } from "./net.js";
 import { RULES } from "./rules.js";
@@ -35,26 +35,10 @@ async function route() {
   const tableId = match[1];
   const seat = seats.get(tableId);
   const open = (token) => {
-    screen = new TableScreen(main, tableId, token, { go, again: () => again(tableId) });
+    screen = new TableScreen(main, tableId, token, { go });
   };
   if (seat) open(seat.token);
   else joinScreen(main, tableId, go, () => open(null));
-}
-
-// A new table like the one just finished: the same rules, bots and free seats.
-async function again(tableId) {
-  const table = (screen?.message?.table) || await api(`/api/tables/${tableId}`);
-  const me = screen?.message?.you ?? 0;
-  const order = [...table.seats.slice(me), ...table.seats.slice(0, me)];
-  const choice = {
-    variant: table.variant, players: table.rules.players, target: table.rules.target,
-    levels: order.slice(1).map((s) => (s.kind === "bot" ? s.level : "friend")),
-    blocked_scoring: table.rules.blocked_scoring, opening_every_round: table.rules.opening_every_round,
-    hand_size: table.rules.hand_size,
-  };
-  const made = await api("/api/tables", tableSpec(choice, savedName() || "Player"));
-  seats.set(made.table.id, made.seat, made.token, made.invite);
-  go(`/t/${made.table.id}`);
 }
 
 // A record file of one's own: analysed by the server, shown in the replay viewer.

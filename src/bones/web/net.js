@@ -24,8 +24,8 @@ export const seats = {
 };
 
 export class Connection {
-  constructor(table, token, { onState, onError, onStatus, onHint }) {
-    Object.assign(this, { table, token, onState, onError, onStatus, onHint });
+  constructor(table, token, { onState, onError, onStatus, onHint, onRematch }) {
+    Object.assign(this, { table, token, onState, onError, onStatus, onHint, onRematch });
     this.delay = 250;
     this.closed = false;
     this.open();
@@ -42,6 +42,7 @@ export class Connection {
       if (message.type === "state") this.onState(message);
       else if (message.type === "error") this.onError(message);
       else if (message.type === "hint") this.onHint?.(message);
+      else if (message.type === "rematch") this.onRematch?.(message);
     };
     ws.onclose = (event) => {
       this.onStatus(false);

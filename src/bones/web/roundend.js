@@ -89,6 +89,28 @@ function matchLine(screen) {
   return lines;
 }
 
+// "Play again" is an offer to everyone at the table: the new match begins when every
+// player has accepted, and all of them are moved there. Spectators may follow.
+function rematch(screen) {
+  const { table, you } = screen.message;
+  if (you === null) {
+    return table.next ? [h("a", { href: `/t/${table.next}`, class: "button primary", id: "watch-next",
+      onclick: (e) => { e.preventDefault(); screen.go(`/t/${table.next}`); } }, t("watchNext"))] : [];
+  }
+  const names = (seats) => seats.map((s) => screen.seatName(s)).join(", ");
+  const humans = table.seats.map((s, n) => (s.kind === "human" ? n : null)).filter((n) => n !== null);
+  if (table.rematch.includes(you)) {
+    return [h("p", { class: "waiting-others", id: "rematch-waiting" },
+      t("rematchWaiting", { names: names(humans.filter((n) => !table.rematch.includes(n))) }))];
+  }
+  const offered = table.rematch.filter((n) => n !== you);
+  return [
+    offered.length ? h("p", { class: "offer", id: "rematch-offer" }, t("rematchOffer", { names: names(offered) })) : null,
+    h("button", { type: "button", class: "primary", id: "again",
+                  onclick: () => screen.connection.send({ type: "rematch" }) },
+      offered.length ? t("acceptRematch") : t("playAgain"))];
+}
+
 export function roundEnd(screen) {
   const { reveal, table, you } = screen.message;
   const over = table.status === "over";
@@ -105,8 +127,7 @@ export function roundEnd(screen) {
     h("span", { class: "value" }, t("handValue", { n: handValue(table.variant, hand) })))));
   const actions = over
     ? [h("a", { href: `/replay/${table.id}`, class: "button", id: "to-replay" }, t("replay")),
-      h("a", { href: "/", class: "button", id: "new" }, t("newGame")),
-      h("button", { type: "button", class: "primary", id: "again", onclick: () => screen.again() }, t("playAgain"))]
+      h("a", { href: "/", class: "button", id: "new" }, t("newGame")), ...rematch(screen)]
     : you === null ? [] : [ready
       ? h("p", { class: "waiting-others" }, t("waitingOthers"))
       : h("button", { type: "button", class: "primary", id: "ready",

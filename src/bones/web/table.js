@@ -13,8 +13,8 @@ const POSITIONS = { 2: ["me", "across"], 3: ["me", "left", "across"], 4: ["me", 
 const tileOf = (move) => move.split(" ")[0];
 
 export class TableScreen {
-  constructor(root, tableId, token, { go, again }) {
-    Object.assign(this, { root, tableId, go, again });
+  constructor(root, tableId, token, { go }) {
+    Object.assign(this, { root, tableId, go });
     this.message = null;
     this.selected = null;
     this.focus = 0;
@@ -30,6 +30,10 @@ export class TableScreen {
         this.renderStatus();
       },
       onHint: (hint) => this.showHint(hint),
+      onRematch: (seat) => {  // every player accepted: our seat at the new table
+        seats.set(seat.table, seat.seat, seat.token, seat.invite);
+        this.go(`/t/${seat.table}`);
+      },
     });
     this.resize = new ResizeObserver(() => this.drawBoard());
     this.keys = (event) => this.key(event);

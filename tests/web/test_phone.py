@@ -1,0 +1,71 @@
+"""Nothing runs off a phone's screen: every page and dialog at 320, 390 and 430 px wide,
+each element's box checked against the viewport (issue: the rules dialog, the
+statistics table, the chart's labels, the replay's controls and Kozel's side badges)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playwright.sync_api import Browser, Page
+
+from tests.server.live import Server
+from tests.web.driver import Player
+
+OUTSIDE = """() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.closest('svg') && el.tagName.toLowerCase() !== 'svg') continue;
+    const style = getComputedStyle(el);
+    if (style.display === 'none' || style.visibility === 'hidden') continue;
+    if (el.closest('dialog:not([open])')) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    if (box.left < -0.5 || box.right > width + 0.5) {
+      const name = `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}`
+        + `.${[...el.classList].join('.')}`;
+      const text = (el.textContent || '').trim().slice(0, 24);
+      out.push(`${name} [${Math.round(box.left)}, ${Math.round(box.right)}] "${text}"`);
+    }
+  }
+  const wide = document.documentElement.scrollWidth;
+  if (wide > width + 0.5) out.push(`page ${wide} wide`);
+  return out;
+}"""
+
+
+def _fits(page: Page, where: str) -> None:
+    page.wait_for_timeout(100)  # let a resize settle the board's drawing
+    outside = page.evaluate(OUTSIDE)
+    assert not outside, f"{where}: {outside[:8]}"
+
+
+@pytest.mark.parametrize("width", [320, 390, 430])
+def test_nothing_overflows_a_phone(web: Server, browser: Browser, width: int) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 800}, is_mobile=True,
+                                  has_touch=True, device_scale_factor=2)
+    page = context.new_page()
+    page.goto(f"{web.url}/")
+    page.wait_for_selector("#new-game")
+    _fits(page, "new game")
+    page.click("#rules-button")
+    _fits(page, "rules")
+    page.click("#close-rules")
+    player = Player(page, web, random.Random(width))
+    player.new_game("kozel", target="null", name=f"Phone{width}")
+    page.wait_for_selector("#table[data-status=playing]")
+    _fits(page, "kozel table")
+    player.play_match(drag_once=False)
+    page.wait_for_selector("#match-over")
+    _fits(page, "kozel match over")
+    page.click("#to-replay")
+    page.wait_for_selector("#replay")
+    _fits(page, "replay")
+    page.goto(f"{web.url}/stats/Phone{width}")
+    page.wait_for_selector("#stats-table")
+    _fits(page, "statistics")
+    player.new_game("allfives", target="null", name=f"Phone{width}")
+    page.wait_for_selector("#table[data-status=playing]")
+    _fits(page, "all fives table")
+    context.close()
