@@ -4,7 +4,9 @@ statistics table, the chart's labels, the replay's controls and Kozel's side bad
 
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -12,11 +14,24 @@ from playwright.sync_api import Browser, Page
 from tests.server.live import Server
 from tests.web.driver import Player
 
+SHOTS: Path | None = Path(os.environ["BONES_PHONE_SHOTS"]) if os.environ.get(
+    "BONES_PHONE_SHOTS") else None
+"""Where to keep a screenshot of every page checked, to look at (none by default)."""
+
 OUTSIDE = """() => {
   const width = document.documentElement.clientWidth;
   const out = [];
   for (const el of document.querySelectorAll('body *')) {
-    if (el.closest('svg') && el.tagName.toLowerCase() !== 'svg') continue;
+    const svg = el.tagName.toLowerCase() !== 'svg' && el.closest('svg');
+    if (svg && el.tagName.toLowerCase() === 'text') {  // a label the drawing cuts off
+      const inner = el.getBoundingClientRect(), outer = svg.getBoundingClientRect();
+      if (inner.left < outer.left - 0.5 || inner.right > outer.right + 0.5) {
+        out.push(`svg text "${el.textContent}" [${Math.round(inner.left)}, `
+                 + `${Math.round(inner.right)}] outside [${Math.round(outer.left)}, `
+                 + `${Math.round(outer.right)}]`);
+      }
+    }
+    if (svg) continue;
     const style = getComputedStyle(el);
     if (style.display === 'none' || style.visibility === 'hidden') continue;
     if (el.closest('dialog:not([open])')) continue;
@@ -37,6 +52,9 @@ OUTSIDE = """() => {
 
 def _fits(page: Page, where: str) -> None:
     page.wait_for_timeout(100)  # let a resize settle the board's drawing
+    if SHOTS is not None:
+        width = page.viewport_size["width"] if page.viewport_size else 0
+        page.screenshot(path=SHOTS / f"{width}-{where.replace(' ', '-')}.png", full_page=True)
     outside = page.evaluate(OUTSIDE)
     assert not outside, f"{where}: {outside[:8]}"
 

@@ -8,6 +8,10 @@ import { tileSVG } from "./tiles.js";
 
 const points = (v) => (v > 0 ? `+${v.toFixed(1)}` : v.toFixed(1));
 
+// A step button: on a phone only its arrow shows (its name stays for screen readers).
+const step = (id, before, word, after, onclick) => h("button", { type: "button", id, onclick, "aria-label": word },
+  before, h("span", { class: "word" }, word), after);
+
 export class ReplayScreen {
   constructor(root, data) {
     Object.assign(this, { root, data });
@@ -87,11 +91,11 @@ export class ReplayScreen {
       h("p", { id: "grade-line", class: `grade-line ${grade && grade.loss > 0 ? "costly" : ""}`, "aria-live": "polite" },
         this.line(frame)),
       h("div", { class: "replay-controls" },
-        h("button", { type: "button", id: "first", onclick: () => this.go(0) }, `« ${t("first")}`),
-        h("button", { type: "button", id: "previous", onclick: () => this.go(this.at - 1) }, `◀ ${t("previous")}`),
+        step("first", "« ", t("first"), "", () => this.go(0)),
+        step("previous", "◀ ", t("previous"), "", () => this.go(this.at - 1)),
         h("span", { class: "where" }, t("moveOf", { r: frame.round + 1, i: frame.index, n: inRound })),
-        h("button", { type: "button", id: "next", onclick: () => this.go(this.at + 1) }, `${t("next")} ▶`),
-        h("button", { type: "button", id: "last", onclick: () => this.go(1e9) }, `${t("last")} »`)),
+        step("next", "", t("next"), " ▶", () => this.go(this.at + 1)),
+        step("last", "", t("last"), " »", () => this.go(1e9))),
       h("div", { class: "slider" },
         h("input", { type: "range", id: "slider", min: 0, max: this.data.frames.length - 1, value: this.at,
                      "aria-label": t("moveOf", { r: frame.round + 1, i: frame.index, n: inRound }),

@@ -42,9 +42,10 @@ function chart(stats) {
   bars.forEach(([label, row], i) => {
     const y = 26 + i * 26;
     add("text", { x: 0, y: y + 14, class: "chart-label" }, label);
-    add("rect", { x: 130, y, width: 220, height: 18, class: "chart-track" });
-    add("rect", { x: 130, y, width: (220 * percent(row)) / 100, height: 18, class: "chart-bar" });
-    add("text", { x: 356, y: y + 14, class: "chart-value" }, `${percent(row)}% (${row.games})`);
+    add("rect", { x: 130, y, width: 190, height: 18, class: "chart-track" });
+    add("rect", { x: 130, y, width: (190 * percent(row)) / 100, height: 18, class: "chart-bar" });
+    add("text", { x: 399, y: y + 14, class: "chart-value", "text-anchor": "end" },
+      `${percent(row)}% (${row.games})`);
   });
   return svg;
 }
