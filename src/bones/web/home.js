@@ -14,6 +14,15 @@ function remember(name) {
   localStorage.setItem("bones.name", name);
 }
 
+// Who sits in a seat, as the player sees it from seat 0: an opponent (and where, at a
+// table of three or four), or in Kozel the partner across.
+const WHERE = { 3: ["", "left", "across"], 4: ["", "left", "across", "right"] };
+function seatRole(variant, players, seat) {
+  if (players === 2) return t("opponent");
+  const where = t(`where.${WHERE[players][seat]}`);
+  return variant === "kozel" && seat === 2 ? t("partnerAt", { where }) : t("opponentAt", { where });
+}
+
 // `go(path)` navigates; `variants` is GET /api/variants.
 export function newGame(root, variants, go, preset = null) {
   const choice = preset || JSON.parse(localStorage.getItem("bones.lastGame") || "null") || {
@@ -32,16 +41,16 @@ export function newGame(root, variants, go, preset = null) {
           h("input", { type: "radio", name: "variant", value: v, checked: choice.variant === v,
                        onchange: () => { choice.variant = v; render(); } }),
           h("strong", {}, t(`variant.${v}`)), h("small", {}, t(`about.${v}`))))),
-      info.players.length > 1 ? h("fieldset", { class: "row" }, h("legend", {}, t("players")),
+      info.players.length > 1 ? h("fieldset", { class: "row" }, h("legend", {}, t("playerCount")),
         info.players.map((n) => h("label", { class: "pill" },
           h("input", { type: "radio", name: "players", value: n, checked: choice.players === n,
                        onchange: () => { choice.players = n; render(); } }), String(n)))) : null,
-      h("fieldset", { class: "seats" }, h("legend", {}, t("players")),
+      h("fieldset", { class: "seats" },
+        h("legend", {}, t(choice.variant === "kozel" ? "seatsTitleKozel" : "seatsTitle")),
         Array.from({ length: choice.players - 1 }, (_, i) => {
           const seat = i + 1;
-          const partner = choice.variant === "kozel" && seat === 2;
           return h("label", { class: "seat-choice" },
-            h("span", {}, partner ? `${t("seat", { n: seat + 1 })} · ${t("partner")}` : t("seat", { n: seat + 1 })),
+            h("span", {}, seatRole(choice.variant, choice.players, seat)),
             h("select", { name: `seat${seat}`, onchange: (e) => { choice.levels[i] = e.target.value; } },
               levels.map((level) => h("option", { value: level, selected: (choice.levels[i] || "medium") === level },
                 t(`level.${level}`)))));
@@ -63,8 +72,9 @@ export function newGame(root, variants, go, preset = null) {
           h("input", { type: "checkbox", name: "seven", checked: choice.hand_size === 7,
                        onchange: (e) => { choice.hand_size = e.target.checked ? 7 : null; } }),
           t("sevenEach")) : null) : null,
-      h("label", { class: "name" }, t("yourName"),
-        h("input", { name: "name", required: true, maxlength: 24, value: savedName(), autocomplete: "nickname" })),
+      h("label", { class: "name" }, h("span", {}, t("yourName"), " ", h("small", { class: "needed" }, `(${t("needed")})`)),
+        h("input", { name: "name", required: true, "aria-required": "true", maxlength: 24, value: savedName(),
+                     autocomplete: "nickname" })),
       h("p", { class: "form-error", role: "alert" }),
       h("button", { type: "submit", class: "primary", id: "start" }, t("start")),
     );

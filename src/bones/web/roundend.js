@@ -53,13 +53,15 @@ function explain(screen, reveal) {
   }
   if (result.winner === null) lines.push(t("nobodyWon"));
   for (let side = 0; side < sides; side += 1) {
-    if (!result.points[side]) continue;
+    if (!result.points[side] && side !== result.winner) continue;  // a winner's 0 is explained too
     const others = [...Array(sides).keys()].filter((s) => s !== side).reduce((sum, s) => sum + sidePips(s), 0);
     let why = String(result.points[side]);
     if (variant === "allfives" && result.reason === "domino" && others !== result.points[side]) {
       why = t("rounded", { n: others, m: result.points[side] });
     } else if (result.reason === "blocked" && others !== result.points[side]) {
       why = t("minusOwn", { others, own: sidePips(side) });
+    } else if (!result.points[side] && !others) {
+      why = t("noPipsLeft");
     }
     lines.push(`${t("roundPoints")} · ${screen.sideName(side)}: ${why}`);
   }

@@ -12,6 +12,21 @@ import { tileSVG } from "./tiles.js";
 const POSITIONS = { 2: ["me", "across"], 3: ["me", "left", "across"], 4: ["me", "left", "across", "right"] };
 const tileOf = (move) => move.split(" ")[0];
 
+// All Fives: what each open end adds to the count, so the numbers shown add up to the
+// sum shown — a double at an end both halves ("6+6"), a lone lead both halves, the
+// spinner's up and down sides once a tile lies there (RULES.md, counting the ends).
+function countedEnds(view) {
+  const line = view.line || [];
+  const arms = Object.values(view.arms || {}).filter((arm) => arm.length);
+  if (!line.length) return [];
+  const both = ([a, b]) => `${a}+${b}`;
+  if (line.length === 1 && !arms.length) return [both(line[0])];
+  const end = (tile, open) => (tile[0] === tile[1] ? both(tile) : String(open));
+  const first = line[0];
+  const last = line[line.length - 1];
+  return [end(first, first[0]), end(last, last[1]), ...arms.map((arm) => end(arm[arm.length - 1], arm[arm.length - 1][1]))];
+}
+
 export class TableScreen {
   constructor(root, tableId, token, { go }) {
     Object.assign(this, { root, tableId, go });
@@ -73,8 +88,9 @@ export class TableScreen {
       if (action.move === "pass") entry.passed = true;
     }
     for (const [seat, entry] of Object.entries(bySeat)) {
-      const words = [entry.draws ? t("drew", { n: entry.draws }) : null, entry.passed ? t("passed") : null]
-        .filter(Boolean).join(", ");
+      const mine = (key) => (Number(seat) === you && t(`${key}You`) !== `${key}You` ? `${key}You` : key);
+      const words = [entry.draws ? t(mine("drew"), { n: entry.draws }) : null,
+        entry.passed ? t(mine("passed")) : null].filter(Boolean).join(", ");
       if (!words) continue;
       clearTimeout(this.bubbles[seat]?.timer);
       const timer = setTimeout(() => { delete this.bubbles[seat]; this.render(); }, 2600);
@@ -305,8 +321,9 @@ export class TableScreen {
       info.append(h("span", { class: "boneyard", dataset: { boneyard: view.boneyard_count } },
         tileSVG("", { back: true }), `${t("boneyard")}: ${view.boneyard_count}`));
     }
-    info.append(h("span", { class: "ends", dataset: { ends: view.ends.join(",") } },
-      `${t("ends")}: ${view.ends.length ? view.ends.join(" · ") : t("none")}`));
+    const shown = rules.variant === "allfives" ? countedEnds(view) : view.ends.map(String);
+    info.append(h("span", { class: "ends", dataset: { ends: view.ends.join(","), counted: shown.join(" ") } },
+      `${t("ends")}: ${shown.length ? shown.join(" · ") : t("none")}`));
     if (rules.variant === "allfives" && view.count !== null) {
       const scores = view.count > 0 && view.count % 5 === 0;
       info.append(h("span", { class: `sum ${scores ? "scoring" : ""}`, dataset: { count: view.count } },

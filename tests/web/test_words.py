@@ -1,0 +1,120 @@
+"""What the page says, in each language: the round's end explains a score of 0, your
+own bubble speaks to you, All Fives shows the ends that count, and the new-game form
+names its parts (issue: what a new player tripped over)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser
+
+from tests.server.live import Server
+
+LANGUAGES = ["en", "de", "pl", "ru"]
+
+
+def _page(web: Server, browser: Browser, language: str):  # type: ignore[no-untyped-def]
+    page = browser.new_page()
+    page.goto(f"{web.url}/")
+    page.evaluate("l => localStorage.setItem('bones.lang', l)", language)
+    page.reload()
+    page.wait_for_selector("#new-game")
+    return page
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_domino_against_a_lone_double_blank_explains_its_zero(
+        web: Server, browser: Browser, language: str) -> None:
+    page = _page(web, browser, language)
+    lines = page.evaluate("""async () => {
+        const { roundEnd } = await import('/static/roundend.js');
+        const table = { variant: 'draw', status: 'between', seats: [{}, {}], ready: [],
+                        rules: { players: 2 }, rematch: [] };
+        const reveal = { round: 0, hands: [[], ['0-0']], count_points: [0, 0],
+                         result: { winner: 0, reason: 'domino', points: [0, 0], ended_by: 0 },
+                         scores_before: [0, 0], scores_after: [0, 0], eggs: 0 };
+        const screen = { message: { table, reveal, you: 1, view: {} }, seatName: (s) => `S${s}`,
+                         sideName: (s) => `S${s}`, say: () => 'went out', fair: null };
+        const panel = roundEnd(screen);
+        return [...panel.querySelectorAll('.explain li')].map((li) => li.textContent);
+    }""")
+    assert len(lines) == 1 and lines[0].endswith(page.evaluate("""async () => {
+        const { t } = await import('/static/i18n.js'); return t('noPipsLeft'); }"""))
+    page.close()
+
+
+@pytest.mark.parametrize("language", ["de", "pl", "ru"])
+def test_your_own_bubble_speaks_to_you(web: Server, browser: Browser, language: str) -> None:
+    page = _page(web, browser, language)
+    words = page.evaluate("""async () => {
+        const { TableScreen } = await import('/static/table.js');
+        const { t } = await import('/static/i18n.js');
+        const screen = Object.create(TableScreen.prototype);
+        screen.bubbles = {};
+        screen.render = () => {};
+        const drew = [{ seat: 0, move: 'draw', tile: '1-1' },
+                      { seat: 0, move: 'draw', tile: '2-1' },
+                      { seat: 1, move: 'draw', tile: null },
+                      { seat: 1, move: 'pass', tile: null }];
+        screen.bubble(drew, 0);
+        return { mine: screen.bubbles[0].words, theirs: screen.bubbles[1].words,
+                 you: t('drewYou', { n: 2 }), other: t('drew', { n: 1 }) };
+    }""")
+    assert words["mine"] == words["you"] != "drewYou"
+    assert words["theirs"].startswith(words["other"])
+    page.close()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_new_game_form_names_its_parts(web: Server, browser: Browser,
+                                           language: str) -> None:
+    page = _page(web, browser, language)
+    page.check("input[name=variant][value=kozel]", force=True)
+    legends = page.locator("#new-game legend").all_inner_texts()
+    assert len(legends) == len(set(legends))
+    roles = page.locator(".seat-choice > span").all_inner_texts()
+    assert len(roles) == 3 and len(set(roles)) == 3
+    assert not any(any(c.isdigit() for c in role) for role in roles)  # no "Seat 2"
+    name = page.locator("input[name=name]")
+    assert name.get_attribute("required") is not None
+    assert name.get_attribute("aria-required") == "true"
+    assert page.locator(".name .needed").count() == 1
+    if language != "en":
+        assert page.locator("input[name=variant][value=allfives] + strong").inner_text() \
+            != "All Fives"
+    if language == "de":
+        texts = page.evaluate("""async () => {
+            const { t } = await import('/static/i18n.js');
+            return [t('fairCommit', { hash: 'x' }), t('fairOk', { n: 2 }),
+                    t('chooseEnd', { tile: '6-3' })];
+        }""")
+        assert not any("Gabe" in text for text in texts) and "Wohin soll" not in texts[2]
+    page.close()
+
+
+def test_all_fives_shows_the_ends_that_count(web: Server, browser: Browser) -> None:
+    """The numbers shown add up to the sum shown: the spinner's empty arms, which count
+    nothing, are not listed; a double at an end counts both halves."""
+    page = _page(web, browser, "en")
+    cases = page.evaluate("""async () => {
+        const { TableScreen } = await import('/static/table.js');
+        const screen = Object.create(TableScreen.prototype);
+        const views = [
+          { line: [[3, 6], [6, 6], [6, 1]], arms: { up: [], down: [] }, ends: [3, 1, 6, 6],
+            count: 4 },
+          { line: [[6, 6], [6, 1]], arms: {}, ends: [6, 1], count: 13 },
+          { line: [[5, 5]], arms: {}, ends: [5, 5], count: 10 },
+          { line: [[3, 6], [6, 6], [6, 1]], arms: { up: [[6, 4]], down: [[6, 2], [2, 2]] },
+            ends: [3, 1, 4, 2], count: 12 },
+        ];
+        return views.map((view) => {
+          screen.message = { view: { ...view, boneyard_count: 0 },
+                             table: { rules: { variant: 'allfives' } } };
+          const counted = screen.centre().querySelector('.ends').dataset.counted;
+          return [counted, view.count];
+        });
+    }""")
+    for counted, count in cases:
+        shown = counted.split(" ")
+        assert sum(int(a) for part in shown for a in part.split("+")) == count, counted
+    assert cases[0][0] == "3 1"
+    page.close()
