@@ -374,6 +374,61 @@ def test_a_whole_round_by_keyboard_alone(web: Server, browser: Browser) -> None:
     page.close()
 
 
+WATCH_FOCUS = """() => {
+    window.dropped = [];
+    setInterval(() => {
+        const table = document.querySelector('#table');
+        if (table && document.activeElement === document.body) {
+            window.dropped.push(`${table.dataset.status} ${table.dataset.moves} `
+                                + `turn ${table.dataset.turn} you ${table.dataset.you} `
+                                + `${document.querySelectorAll('.place').length} places`);
+        }
+    }, 10);
+}"""
+
+
+def test_the_keyboard_never_falls_to_the_page(web: Server, browser: Browser) -> None:
+    """A whole match by keyboard: on every turn focus is on the hand, at every round's
+    end on "Next round", after it back on the table, at the end on "Play again" — and
+    never on the page's body in between."""
+    page = browser.new_page()
+    player = Player(page, web, random.Random(44))
+    player.new_game("draw", players=2, target="50", name="Keys")
+    page.evaluate(WATCH_FOCUS)
+    active = "() => document.activeElement"
+    rounds = 0
+    while True:
+        page.wait_for_function(READY, timeout=60_000)
+        status = page.evaluate("() => document.querySelector('#table').dataset.status")
+        if status == "over":
+            assert page.evaluate(f"({active})().id") == "again"
+            break
+        if status == "between":
+            assert page.evaluate(f"({active})().id") == "ready"
+            rounds += 1
+            page.keyboard.press("Enter")
+            page.wait_for_function("r => +document.querySelector('#table').dataset.round === r"
+                                   " || document.querySelector('#table').dataset.status === 'over'",
+                                   arg=rounds)
+            continue
+        assert page.evaluate(f"() => !!({active})().closest('.hand')")
+        moves = page.evaluate("() => +document.querySelector('#table').dataset.moves")
+        for _ in range(20):
+            if page.evaluate(f"() => ({active})().dataset.legal") == "true":
+                break
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
+        if page.locator(".place").count():
+            page.wait_for_function(f"() => ({active})().classList.contains('place')")
+            page.keyboard.press("Enter")
+        page.wait_for_function(
+            "m => { const t = document.querySelector('#table');"
+            " return +t.dataset.moves > m || t.dataset.status !== 'playing'; }", arg=moves)
+    assert rounds >= 1
+    assert page.evaluate("() => window.dropped") == []
+    page.close()
+
+
 def test_the_page_rides_out_a_server_restart(browser: Browser, tmp_path: Path) -> None:
     """SIGKILL the server under an open page, start it again: the page reconnects by
     itself, shows the same table and plays on (no reload)."""

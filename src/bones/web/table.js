@@ -231,28 +231,42 @@ export class TableScreen {
   focused() {
     const active = document.activeElement;
     if (!active || active === document.body) return { free: true };
-    if (active.closest?.(".hand")) return { hand: true };
+    if (!this.root.contains(active)) return { outside: true };  // the top bar, the rules
+    if (active.closest(".overlay")) return { overlay: active.id || null };
+    if (active.closest(".hand")) return { hand: true };
     if (active.dataset?.place) return { place: active.dataset.place };
-    if (active.id) return { id: active.id };
-    return { free: !this.root.contains(active) && !active.closest?.("dialog, nav") };
+    return { id: active.id || null };
   }
 
+  // The keyboard never falls to the page: on your turn it is on your hand, at a round's
+  // end on the dialog's main button, and once the dialog closes back on the table.
   refocus(focus, turnBegins) {
-    const overlay = this.root.querySelector("#ready, #again");
-    const hand = [...this.root.querySelectorAll(".hand .tile")];
+    if (focus.outside) return;
+    const overlay = this.root.querySelector(".overlay");
+    if (overlay) {
+      const kept = focus.overlay && overlay.querySelector(`#${focus.overlay}`);
+      const main = overlay.querySelector("#ready, #again, #watch-next");
+      const panel = overlay.querySelector(".panel");
+      panel.setAttribute("tabindex", "-1");
+      return (kept || main || panel).focus();
+    }
     const place = focus.place && this.root.querySelector(`.place[data-place="${focus.place}"]`);
     if (place) return place.focus();
-    if (overlay && (focus.free || focus.hand || focus.id === "ready")) return overlay.focus();
-    if (focus.id && this.root.querySelector(`#${focus.id}`)) return this.root.querySelector(`#${focus.id}`).focus();
-    if (hand.length && (focus.hand || (focus.free && turnBegins))) {
-      if (turnBegins) {
-        const legal = hand.findIndex((b) => b.dataset.legal === "true");
-        this.focus = legal >= 0 ? legal : Math.min(this.focus, hand.length - 1);
-      }
-      this.focus = Math.min(this.focus, hand.length - 1);
-      hand.forEach((b, i) => b.setAttribute("tabindex", i === this.focus ? "0" : "-1"));
-      hand[this.focus].focus();
+    const kept = focus.id && this.root.querySelector(`#${focus.id}`);
+    if (kept && !kept.disabled && !turnBegins) return kept.focus();
+    const hand = [...this.root.querySelectorAll(".hand .tile")];
+    if (!hand.length) {  // a spectator: the table itself
+      const table = this.root.querySelector("#table");
+      table?.setAttribute("tabindex", "-1");
+      return table?.focus();
     }
+    if (turnBegins) {
+      const legal = hand.findIndex((b) => b.dataset.legal === "true");
+      this.focus = legal >= 0 ? legal : this.focus;
+    }
+    this.focus = Math.min(this.focus, hand.length - 1);
+    hand.forEach((b, i) => b.setAttribute("tabindex", i === this.focus ? "0" : "-1"));
+    hand[this.focus].focus();
   }
 
   renderWaiting() {
