@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mimetypes
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -56,6 +57,7 @@ LIMITED: dict[int | str, dict[str, Any]] = {
 MOST_MOVES = 1000
 """The longest record the server grades (a long Kozel match has about 600 moves)."""
 WEB = Path(str(resources.files("bones") / "web"))
+mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
 def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAPI:
@@ -237,6 +239,17 @@ async def _analyze(analyses: Analyses, request: Request, key: str,
             "winner": match.winner, "loser": match.loser, "scores": list(match.scores)}
 
 
+def _service_worker() -> str:
+    """sw.js with the web files it caches and a version that changes with any of them."""
+    files = sorted(p for p in WEB.iterdir() if p.is_file() and p.name != "sw.js")
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    listed = [f"/static/{p.name}" for p in files if p.name != "index.html"]
+    return ((WEB / "sw.js").read_text().replace("@VERSION@", digest.hexdigest()[:16])
+            .replace("@FILES@", json.dumps(listed)))
+
+
 async def _table(hub: Hub, table_id: str) -> Table:
     live = await hub.live(table_id)
     if live is None:
@@ -248,6 +261,14 @@ def _pages(app: FastAPI) -> None:
     if not (WEB / "index.html").is_file():
         return
     index = WEB / "index.html"
+    worker = _service_worker()
+
+    @app.get("/sw.js", include_in_schema=False)
+    def service_worker() -> Response:
+        """At the root, so that it may serve every page; no-cache, so that a new
+        version is found at once."""
+        return Response(worker, media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
 
     @app.get("/", include_in_schema=False)
     def home() -> FileResponse:

@@ -3,6 +3,7 @@
 import { h } from "./dom.js";
 import { newGame, joinScreen, savedName } from "./home.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
+import { sounds } from "./feel.js";
 import { api, seats } from "./net.js";
 import { RULES } from "./rules.js";
 import { ReplayScreen } from "./replay.js";
@@ -80,8 +81,17 @@ function header() {
       go(`/stats/${encodeURIComponent(savedName() || "?")}`);
     } }, t("myGames")),
     h("button", { type: "button", id: "rules-button", onclick: rulesDialog }, t("rules")),
+    h("button", { type: "button", id: "mute", class: "icon", "aria-pressed": String(!sounds.muted()),
+                  "aria-label": t("sound"), title: t("sound"),
+                  onclick: () => { sounds.setMuted(!sounds.muted()); header(); } }, sounds.muted() ? "🔇" : "🔊"),
+    "Notification" in window && Notification.permission === "default"
+      ? h("button", { type: "button", id: "notify", class: "icon", "aria-label": t("notifyTurn"), title: t("notifyTurn"),
+                      onclick: async () => { await Notification.requestPermission(); header(); } }, "🔔")
+      : null,
     select);
 }
+
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 
 setLang(lang());
 header();

@@ -4,6 +4,7 @@
 import { drawBoard } from "./board.js";
 import { h } from "./dom.js";
 import { verifyRecord } from "./fair.js";
+import { slideIn, sounds, tellTurn } from "./feel.js";
 import { spoken, t } from "./i18n.js";
 import { Connection, seats } from "./net.js";
 import { headline, roundEnd } from "./roundend.js";
@@ -53,6 +54,8 @@ export class TableScreen {
     this.resize = new ResizeObserver(() => this.drawBoard());
     this.keys = (event) => this.key(event);
     document.addEventListener("keydown", this.keys);
+    this.seen = () => tellTurn(false, "", tableId);  // back on the tab: the title is plain again
+    document.addEventListener("visibilitychange", this.seen);
   }
 
   close() {
@@ -61,6 +64,8 @@ export class TableScreen {
     this.connection.close();
     this.resize.disconnect();
     document.removeEventListener("keydown", this.keys);
+    document.removeEventListener("visibilitychange", this.seen);
+    document.title = "bones";
   }
 
   // -- receiving -----------------------------------------------------------------------
@@ -76,8 +81,27 @@ export class TableScreen {
     if (!message.view.legal_moves?.some((m) => tileOf(m) === this.selected)) this.selected = null;
     if (before?.view?.history?.length !== message.view.history?.length) this.hint = null;
     this.bubble(message.actions, message.you);
+    const turnBegins = !this.wasMyTurn;
     this.render();
     this.announce(before);
+    this.feel(before, turnBegins && this.wasMyTurn);
+  }
+
+  // Sounds, the placed tile's slide, and the tab's title (feel.js).
+  feel(before, turnBegins) {
+    const { actions, you, reveal, table } = this.message;
+    const placed = [...actions].reverse().find((a) => a.move !== "draw" && a.move !== "pass");
+    if (placed) {
+      sounds.play("place");
+      const n = table.rules.players;
+      const where = POSITIONS[n][(placed.seat - (you ?? 0) + n) % n];
+      const [dx, dy] = { me: [0, 4], left: [-4, 0], across: [0, -4], right: [4, 0] }[where];
+      slideIn(this.root.querySelector(".board .last"), dx, dy);
+    }
+    if (actions.some((a) => a.seat === you && a.move === "draw")) sounds.play("draw");
+    if (reveal && !before?.reveal) sounds.play("end");
+    if (turnBegins) sounds.play("turn");
+    tellTurn(this.wasMyTurn, t("yourTurn"), this.tableId, turnBegins);
   }
 
   bubble(actions, you) {
