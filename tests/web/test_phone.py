@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page
 
 from tests.server.live import Server
 from tests.web.driver import Player
+from tests.web.test_pages import SCREENSHOTS
 
 SHOTS: Path | None = Path(os.environ["BONES_PHONE_SHOTS"]) if os.environ.get(
     "BONES_PHONE_SHOTS") else None
@@ -50,8 +51,16 @@ OUTSIDE = """() => {
 }"""
 
 
+KEPT = {"rules": "phone-en-rules.png", "statistics": "phone-en-stats.png",
+        "replay": "phone-en-replay.png", "kozel table": "phone-en-kozel-play.png"}
+"""The pages that were clipped, kept in docs/screenshots at 390 px."""
+
+
 def _fits(page: Page, where: str) -> None:
     page.wait_for_timeout(100)  # let a resize settle the board's drawing
+    size = page.viewport_size
+    if size and size["width"] == 390 and where in KEPT:
+        page.screenshot(path=SCREENSHOTS / KEPT[where])
     if SHOTS is not None:
         width = page.viewport_size["width"] if page.viewport_size else 0
         page.screenshot(path=SHOTS / f"{width}-{where.replace(' ', '-')}.png", full_page=True)

@@ -66,6 +66,22 @@ function rulesDialog() {
   dialog.showModal();
 }
 
+// Small line icons (24 x 24), drawn here: no icon font to load, and none missing.
+const SPEAKER = "M4 9h4l5-4v14l-5-4H4z M16 9a4 4 0 0 1 0 6 M18.5 6.5a7.5 7.5 0 0 1 0 11";
+const SPEAKER_OFF = "M4 9h4l5-4v14l-5-4H4z M16 9l5 6 M21 9l-5 6";
+const BELL = "M6 17V11a6 6 0 0 1 12 0v6l2 2H4z M10 21h4";
+
+function icon(path) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("class", "line-icon");
+  const line = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  line.setAttribute("d", path);
+  svg.append(line);
+  return svg;
+}
+
 function header() {
   const select = h("select", { id: "lang", "aria-label": t("language"), onchange: (e) => {
     setLang(e.target.value);
@@ -83,10 +99,11 @@ function header() {
     h("button", { type: "button", id: "rules-button", onclick: rulesDialog }, t("rules")),
     h("button", { type: "button", id: "mute", class: "icon", "aria-pressed": String(!sounds.muted()),
                   "aria-label": t("sound"), title: t("sound"),
-                  onclick: () => { sounds.setMuted(!sounds.muted()); header(); } }, sounds.muted() ? "🔇" : "🔊"),
+                  onclick: () => { sounds.setMuted(!sounds.muted()); header(); } },
+      icon(sounds.muted() ? SPEAKER_OFF : SPEAKER)),
     "Notification" in window && Notification.permission === "default"
       ? h("button", { type: "button", id: "notify", class: "icon", "aria-label": t("notifyTurn"), title: t("notifyTurn"),
-                      onclick: async () => { await Notification.requestPermission(); header(); } }, "🔔")
+                      onclick: async () => { await Notification.requestPermission(); header(); } }, icon(BELL))
       : null,
     select);
 }
