@@ -62,6 +62,8 @@ def parser() -> argparse.ArgumentParser:
                        help="WebSockets one address may hold open at once")
     serve.add_argument("--think-floor", type=float, default=Settings.think_floor,
                        help="seconds Hard and Expert take at least, so timing tells nothing")
+    serve.add_argument("--bot-workers", type=int, default=Settings.bot_workers,
+                       help="processes Hard and Expert think in (0: the server's threads)")
     serve.add_argument("--linger", type=float, default=Settings.linger,
                        help="seconds a finished table stays in memory once nobody watches")
     serve.add_argument("--waiting-ttl", type=float, default=Settings.waiting_ttl,
@@ -164,7 +166,8 @@ def serve(args: argparse.Namespace) -> int:
         burst=max(Settings.burst, int(args.rate * 3)), rest_rate=args.rest_rate,
         tables_per_address=args.tables_per_address,
         sockets_per_address=args.sockets_per_address, think_floor=args.think_floor,
-        linger=args.linger, waiting_ttl=args.waiting_ttl, origins=tuple(args.origin))
+        linger=args.linger, waiting_ttl=args.waiting_ttl, origins=tuple(args.origin),
+        bot_workers=args.bot_workers)
     app = create_app(args.db or DEFAULT_DB, settings)
     print(f"bones: open http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_FRAME,

@@ -16,7 +16,7 @@ class Bot(ABC):
     level: str = ""
     thinks: bool = False
     """True where a move takes long enough (milliseconds) that a server should think in
-    a worker thread rather than hold up its event loop."""
+    a worker process rather than hold up its event loop."""
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng: random.Random = (

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
 import time
 from collections import deque
@@ -28,7 +29,8 @@ from typing import Any, TypeVar
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bones import bots
-from bones.bots import Bot, HardBot
+from bones.bots import Bot
+from bones.server.brains import Brains
 from bones.server.protocol import (
     Action,
     BotSeat,
@@ -97,6 +99,8 @@ class Settings:
     that); new WebSockets count too."""
     origins: tuple[str, ...] = ()
     """Origins besides the server's own whose pages may open sockets and post."""
+    bot_workers: int = max(1, (os.cpu_count() or 2) - 1)
+    """Processes the thinking bots and hints run in (0: threads of the server's own)."""
 
 
 class Unavailable(RuntimeError):
@@ -174,11 +178,11 @@ class Hub:
         self.latency: deque[float] = deque(maxlen=100_000)
         """Seconds from a human's move arriving to every seat being sent the result."""
         self.moves = 0
-        # Reading the store, the bots, hints and analyses each have their own threads
-        # (or processes): a queue of one never holds up another.
+        # Reading the store has threads of its own; the bots' decisions and hints run in
+        # worker processes (brains.py), analyses in others (jobs.py): a queue of one never
+        # holds up another, and no search holds the GIL of the process serving sockets.
         self.readers = ThreadPoolExecutor(4, thread_name_prefix="bones-store")
-        self.thinkers = ThreadPoolExecutor(2, thread_name_prefix="bones-bots")
-        self.hinters = ThreadPoolExecutor(1, thread_name_prefix="bones-hints")
+        self.brains = Brains(self.settings.bot_workers)
         self.addresses: dict[str, _Bucket] = {}
         self.sockets: dict[str, int] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -218,6 +222,7 @@ class Hub:
                         self._start_away(live, number)
                 self._schedule(live)
         self._sweeper = asyncio.create_task(self._sweep())
+        self.brains.warm()
 
     async def close(self) -> None:
         tasks: list[asyncio.Task[None] | None] = [self._sweeper]
@@ -226,8 +231,8 @@ class Hub:
         for task in tasks:
             if task is not None:
                 task.cancel()
-        for pool in (self.thinkers, self.hinters, self.readers):
-            pool.shutdown(wait=False, cancel_futures=True)
+        self.readers.shutdown(wait=False, cancel_futures=True)
+        self.brains.close()
 
     # -- tables --------------------------------------------------------------------------
 
@@ -507,8 +512,7 @@ class Hub:
         await conn.ws.send_text(hint.model_dump_json())
 
     async def _make_hint(self, live: _Live, seat: int, view: Any, seq: int) -> HintMessage:
-        loop = asyncio.get_running_loop()
-        values = await loop.run_in_executor(self.hinters, HardBot().evaluate, view)
+        values = await self.brains.evaluate(view)
         scored = {str(m): round(v, 2) for m, v in zip(view.legal_moves, values, strict=True)}
         move = max(scored, key=scored.__getitem__)
         async with live.lock:
@@ -660,9 +664,9 @@ class Hub:
         if table.seq != seq or table.match is None:
             return
         view = table.match.round.view(seat)
-        bot = live.bot(seat)
-        move = (await loop.run_in_executor(self.thinkers, bot.choose, view) if bot.thinks
-                else bot.choose(view))
+        level = live.level(seat)
+        move = (await self.brains.choose(level, view) if bots.LEVELS[level].thinks
+                else str(live.bot(seat).choose(view)))
         await asyncio.sleep(max(0.0, due - loop.time()))
         await self._act(live, lambda: live.table.play(seat, str(move)), None, None, seq)
 

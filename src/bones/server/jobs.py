@@ -11,7 +11,6 @@ client who asked has gone, and is kept once done.
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -19,6 +18,7 @@ from typing import Any, TypeVar
 
 from bones.analysis import GRADER, Analysis, Grade, frames, grade_round
 from bones.match import Match
+from bones.server.workers import process_pool
 
 __all__ = ["Analyses", "Busy", "Gone"]
 
@@ -56,8 +56,7 @@ class Analyses:
     @property
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:  # started on first use: most servers never grade a game
-            self._pool = ProcessPoolExecutor(self.workers,
-                                             mp_context=multiprocessing.get_context("spawn"))
+            self._pool = process_pool(self.workers)
         return self._pool
 
     def close(self) -> None:

@@ -1,0 +1,104 @@
+"""Where the thinking bots think: Hard's and Expert's decisions, and hints, run in worker
+processes of their own. A search holds a core for up to a second, and in the server's
+process it would hold the GIL too and stall every table; in a worker, people's moves
+never wait for it. A job carries only the seat's ``PlayerView`` and the level, and the
+answer is a move (or a hint's values).
+
+A worker that dies loses nothing: the pool is made again and the job sent again, and
+if that fails too the job runs in a thread of the server.
+
+>>> brains = Brains(workers=0)   # no processes: every job in the fallback threads
+>>> brains.workers
+0
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from bones import bots
+from bones.bots import Bot, HardBot
+from bones.server.workers import process_pool
+from bones.view import PlayerView
+
+__all__ = ["Brains", "choose", "evaluate"]
+
+log = logging.getLogger("bones.server")
+T = TypeVar("T")
+
+_minds: dict[str, Bot] = {}
+"""One bot per level in each worker: bots keep nothing between decisions but their
+random stream."""
+
+
+def choose(level: str, view: PlayerView) -> str:
+    """A bot's move, in a worker."""
+    bot = _minds.get(level) or _minds.setdefault(level, bots.get(level))
+    return str(bot.choose(view))
+
+
+def evaluate(view: PlayerView) -> list[float]:
+    """Hard's expected points for every legal move, in a worker (a hint)."""
+    bot = _minds.get("hint") or _minds.setdefault("hint", HardBot())
+    assert isinstance(bot, HardBot)
+    return [float(v) for v in bot.evaluate(view)]
+
+
+def _warm() -> int:
+    """Load the compiled kernel before the first real decision needs it."""
+    from bones import Round, Rules
+
+    rnd = Round.deal(Rules.preset("draw"), seed=1)
+    choose("hard", rnd.view(rnd.turn if rnd.turn is not None else 0))
+    return os.getpid()
+
+
+class Brains:
+    """A pool of ``workers`` processes for the bots' decisions and hints (0: threads)."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = workers
+        self.fallback: Executor = ThreadPoolExecutor(2, thread_name_prefix="bones-bots")
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> Executor:
+        if self.workers == 0:
+            return self.fallback
+        if self._pool is None:
+            self._pool = process_pool(self.workers)
+        return self._pool
+
+    def warm(self) -> None:
+        """Start the workers and load their kernels now, not at the first decision."""
+        if self.workers:
+            for _ in range(self.workers):
+                self._executor().submit(_warm)
+
+    async def choose(self, level: str, view: PlayerView) -> str:
+        return await self._run(choose, level, view)
+
+    async def evaluate(self, view: PlayerView) -> list[float]:
+        return await self._run(evaluate, view)
+
+    async def _run(self, call: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        for _ in range(2):
+            try:
+                return await loop.run_in_executor(self._executor(), call, *args)
+            except BrokenProcessPool:
+                log.warning("a bot worker died; starting the pool again")
+                if self._pool is not None:
+                    self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+        return await loop.run_in_executor(self.fallback, call, *args)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        self.fallback.shutdown(wait=False, cancel_futures=True)

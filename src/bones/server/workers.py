@@ -1,0 +1,33 @@
+"""Worker processes for the server's heavy work (the bots' searches, analyses), which
+end when the server does, however it ends.
+
+A ``ProcessPoolExecutor`` worker holds both ends of its job queue, so it never sees the
+server go: killed with SIGKILL, the server would leave its workers behind, each holding a
+few hundred MiB. Every worker here watches its parent and leaves when it is gone.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+__all__ = ["process_pool"]
+
+
+def _watch(parent: int) -> None:
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)  # the server is gone: so is this worker's reason to be
+
+    threading.Thread(target=watch, name="bones-parent-watch", daemon=True).start()
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """``workers`` fresh processes (spawned: no copy of the server's threads or sockets)
+    that end with the server."""
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_watch, initargs=(os.getpid(),))

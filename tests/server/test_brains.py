@@ -1,0 +1,81 @@
+"""The thinking bots think in worker processes: a worker killed in the middle of a
+decision loses no move, and the match plays on to its end."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import time
+from pathlib import Path
+
+from bones import Match
+from tests.server.live import Server, my_turn, sqlite_url
+
+
+def _workers(parent: int) -> list[int]:
+    """The bot workers among ``parent``'s children (not multiprocessing's tracker)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == parent and "spawn_main" in command:
+            found.append(int(entry.name))
+    return found
+
+
+def test_a_killed_bot_worker_loses_no_move(tmp_path: Path) -> None:
+    server = Server(sqlite_url(tmp_path / "brains.db")).start()
+    try:
+        assert server.process is not None
+        made = server.create("kozel", [{"kind": "human", "name": "Ann"},
+                                       {"kind": "bot", "level": "hard"},
+                                       {"kind": "bot", "level": "expert"},
+                                       {"kind": "bot", "level": "hard"}],
+                             options={"target": None})
+        table = made["table"]["id"]
+        ann = server.socket(table, made["token"])
+        rng = random.Random(3)
+        killed = 0
+        message = ann.until(lambda m: m["type"] == "state")
+        while message["table"]["status"] == "playing":
+            if my_turn(message):
+                ann.send({"v": 1, "type": "move",
+                          "move": rng.choice(message["view"]["legal_moves"])})
+                for pid in _workers(server.process.pid):  # the bots think next: kill them
+                    os.kill(pid, signal.SIGKILL)
+                    killed += 1
+            message = ann.until(lambda m: m["type"] == "state", timeout=120)
+        assert killed >= 1
+        record = server.get(f"/api/games/{table}/record")
+        assert Match.from_record(record).is_over
+    finally:
+        server.stop()
+
+
+def test_workers_end_with_a_killed_server(tmp_path: Path) -> None:
+    """A worker holds both ends of its job queue and never sees the server go: each
+    watches its parent instead, so a SIGKILL leaves none behind."""
+    server = Server(sqlite_url(tmp_path / "orphans.db")).start()
+    assert server.process is not None
+    deadline = time.monotonic() + 60
+    while not (workers := _workers(server.process.pid)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert workers
+    server.kill()
+    deadline = time.monotonic() + 20
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert [pid for pid in workers if _alive(pid)] == []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
