@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from sqlalchemy import delete
 
 from bones.rules import Rules
-from bones.server.hub import Hub
+from bones.server.hub import Hub, Settings
 from bones.server.stats import lines, name_key
 from bones.server.store import PlayRow, Store, TotalRow
 from bones.server.table import Seat, Table
@@ -61,7 +61,7 @@ def test_a_restart_finishes_a_game_whose_end_was_not_stored(store_url: str) -> N
     assert store.game(table.id) is None
 
     async def start() -> None:
-        hub = Hub(store)
+        hub = Hub(store, Settings(bot_workers=0))  # no worker processes for this
         await hub.load()
         await hub.close()
 
