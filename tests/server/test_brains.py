@@ -9,8 +9,10 @@ import signal
 import time
 from pathlib import Path
 
+import httpx
+
 from bones import Match
-from tests.server.live import Server, my_turn, sqlite_url
+from tests.server.live import Server, my_turn, play_out, sqlite_url
 
 
 def _workers(parent: int) -> list[int]:
@@ -79,3 +81,22 @@ def _alive(pid: int) -> bool:
         return b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
+
+
+def test_the_server_reports_its_figures_and_health(server: Server) -> None:
+    """/metrics in Prometheus' format: moves, store writes, the bots' thinking, tables
+    and sockets; /healthz and /readyz for a proxy."""
+    made = server.create("draw", [{"kind": "human", "name": "Ops"},
+                                  {"kind": "bot", "level": "hard"}], options={"target": None})
+    ann = server.socket(made["table"]["id"], made["token"])
+    play_out(ann, random.Random(9))
+    text = httpx.get(f"{server.url}/metrics").text
+    figures = {line.split(" ")[0]: float(line.split(" ")[1]) for line in text.splitlines()
+               if line and not line.startswith("#")}
+    assert figures["bones_move_seconds_count"] >= 1
+    assert figures["bones_store_write_seconds_count"] >= 1
+    assert figures['bones_bot_think_seconds_count{level="hard"}'] >= 1
+    assert figures["bones_sockets"] >= 1 and figures["bones_tables"] >= 1
+    assert figures["bones_bot_jobs"] == 0
+    assert httpx.get(f"{server.url}/healthz").status_code == 200
+    assert httpx.get(f"{server.url}/readyz").json() == {"ok": True}

@@ -59,7 +59,8 @@ def _history(message: Message) -> list[Any]:
     return list(message["view"].get("history", []))
 
 
-def _outage_changes_nothing(server: Server, stop: Any, start: Any) -> None:
+def _outage_changes_nothing(server: Server, stop: Any, start: Any,
+                            readiness: bool = False) -> None:
     """A move while the store is down gets ``unavailable`` and no one is shown it; once
     the store is back the same move goes through, and a bot whose write was refused
     moves by itself."""
@@ -77,6 +78,8 @@ def _outage_changes_nothing(server: Server, stop: Any, start: Any) -> None:
     ann.send({"v": 1, "type": "move", "move": move})
     refused = ann.until(lambda m: m["type"] == "error", timeout=30)
     assert refused["code"] == "unavailable"
+    if readiness:  # a proxy stops sending players to a server whose store is away
+        assert httpx.get(f"{server.url}/readyz", timeout=10).status_code == 503
     _drain(watcher)
     assert all(len(_history(m)) == shown for m in watcher.received[told:]
                if m["type"] == "state")
@@ -111,7 +114,7 @@ def test_a_postgresql_outage_changes_nothing_and_tables_resume(
     server = Server(url).start()
     try:
         _outage_changes_nothing(server, lambda: _pg("stop", folder),
-                                lambda: _pg("resume", folder))
+                                lambda: _pg("resume", folder), readiness=True)
     finally:
         server.stop()
 

@@ -31,6 +31,7 @@ from bones.rules import PLAYERS, Rules
 from bones.server.guard import Guard
 from bones.server.hub import Hub, Limited, Settings, Unavailable
 from bones.server.jobs import Analyses, Busy, Gone
+from bones.server.metrics import CONTENT_TYPE
 from bones.server.protocol import (
     CreateTable,
     GameSummary,
@@ -212,6 +213,25 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
         """Human moves handled, and the latency from a human's move to its broadcast
         over the moves after the first ``since``."""
         return {**hub.figures(since), "analyses": analyses.figures()}
+
+    hub.metrics.watch("bones_analyses", "Analyses being worked out or waiting",
+                      lambda: analyses.figures()["running"])
+
+    @app.get("/metrics", include_in_schema=False)
+    def prometheus() -> Response:
+        """The server's figures in Prometheus' text format (bones.server.metrics)."""
+        return Response(hub.metrics.text(), media_type=CONTENT_TYPE)
+
+    @app.get("/healthz", include_in_schema=False)
+    def healthz() -> dict[str, bool]:
+        """The process answers."""
+        return {"ok": True}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> JSONResponse:
+        """Ready for players: the tables are loaded and the store answers."""
+        ok = await hub.ready()
+        return JSONResponse({"ok": ok}, status_code=200 if ok else 503)
 
     @app.websocket("/ws/{table_id}")
     async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None) -> None:

@@ -99,6 +99,7 @@ class Brains:
         return await loop.run_in_executor(self.fallback, call, *args)
 
     def close(self) -> None:
+        """Let the decisions under way finish (a second at most) and end the workers."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
         self.fallback.shutdown(wait=False, cancel_futures=True)

@@ -19,7 +19,7 @@ import os
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from bones import bots
 from bones.bots import Bot
 from bones.server.brains import Brains
+from bones.server.metrics import Metrics
 from bones.server.protocol import (
     Action,
     BotSeat,
@@ -183,6 +184,11 @@ class Hub:
         # holds up another, and no search holds the GIL of the process serving sockets.
         self.readers = ThreadPoolExecutor(4, thread_name_prefix="bones-store")
         self.brains = Brains(self.settings.bot_workers)
+        self.metrics = Metrics()
+        self.metrics.watch("bones_tables", "Tables in this process's memory",
+                           lambda: len(self.tables))
+        self.metrics.watch("bones_sockets", "Open WebSockets",
+                           lambda: sum(self.sockets.values()))
         self.addresses: dict[str, _Bucket] = {}
         self.sockets: dict[str, int] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -191,13 +197,13 @@ class Hub:
         return await asyncio.get_running_loop().run_in_executor(self.readers,
                                                                  partial(call, *args))
 
-    @staticmethod
-    def _write(call: Callable[..., T], *args: Any) -> T:
+    def _write(self, call: Callable[..., T], *args: Any) -> T:
         """Writes run in the event loop, not a thread: one is short (about 0.5 ms), and
         a hop to a writer thread waits on the GIL, which took a move's p99 from 4 to
         180 ms at 64 busy tables. The store fails fast instead of hanging (its timeouts,
         ``store._engine``), so an outage costs a refused write, not a stalled loop."""
-        return call(*args)
+        with self.metrics.write.time():
+            return call(*args)
 
     # -- start-up and shut-down ----------------------------------------------------------
 
@@ -223,6 +229,17 @@ class Hub:
                 self._schedule(live)
         self._sweeper = asyncio.create_task(self._sweep())
         self.brains.warm()
+
+    async def ready(self) -> bool:
+        """Whether this server can take players: its tables are loaded and the store
+        answers."""
+        if self._sweeper is None:
+            return False
+        try:
+            await self._read(self.store.ping)
+        except Exception:
+            return False
+        return True
 
     async def close(self) -> None:
         tasks: list[asyncio.Task[None] | None] = [self._sweeper]
@@ -512,7 +529,7 @@ class Hub:
         await conn.ws.send_text(hint.model_dump_json())
 
     async def _make_hint(self, live: _Live, seat: int, view: Any, seq: int) -> HintMessage:
-        values = await self.brains.evaluate(view)
+        values = await self._think("hint", self.brains.evaluate(view))
         scored = {str(m): round(v, 2) for m, v in zip(view.legal_moves, values, strict=True)}
         move = max(scored, key=scored.__getitem__)
         async with live.lock:
@@ -552,6 +569,7 @@ class Hub:
             await self._broadcast(live, actions)
             if start is not None:
                 self.latency.append(time.perf_counter() - start)
+                self.metrics.move.observe(self.latency[-1])
                 self.moves += 1
             self._schedule(live)
 
@@ -665,10 +683,20 @@ class Hub:
             return
         view = table.match.round.view(seat)
         level = live.level(seat)
-        move = (await self.brains.choose(level, view) if bots.LEVELS[level].thinks
+        move = (await self._think(level, self.brains.choose(level, view))
+                if bots.LEVELS[level].thinks
                 else str(live.bot(seat).choose(view)))
         await asyncio.sleep(max(0.0, due - loop.time()))
         await self._act(live, lambda: live.table.play(seat, str(move)), None, None, seq)
+
+    async def _think(self, level: str, job: Awaitable[T]) -> T:
+        """A bot's decision or a hint, timed and counted while it waits."""
+        self.metrics.thinking.inc()
+        try:
+            with self.metrics.think.labels(level).time():
+                return await job
+        finally:
+            self.metrics.thinking.dec()
 
     async def _bots_ready(self, live: _Live, seats: list[int], delay: float, seq: int) -> None:
         def ready() -> tuple[list[Entry], list[Action]]:

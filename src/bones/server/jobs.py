@@ -61,7 +61,7 @@ class Analyses:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)  # a round is seconds at most
 
     def figures(self) -> dict[str, int]:
         """Analyses being worked out or waiting, and analyses kept."""

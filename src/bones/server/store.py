@@ -257,6 +257,11 @@ class Store:
 
     # -- reading -------------------------------------------------------------------------
 
+    def ping(self) -> None:
+        """Raise if the database does not answer."""
+        with self.engine.connect() as connection:
+            connection.execute(select(1))
+
     def open_tables(self) -> list[SavedTable]:
         """Every table whose match is not over, with its log, oldest first."""
         with Session(self.engine) as session:
