@@ -4,7 +4,11 @@ pause, no think floor), the human moving at a person's pace (every 2 s ± 50%), 
 time, median and p99, with the bots thinking in the server's own threads
 (``--bot-workers 0``, as before) and in a worker process (``--bot-workers 1``).
 
-    python bench/bots.py [--tables 20] [--seconds 30]
+Then fairness: at one Kozel table a scripted human plays three Hard bots, and the time
+from the human's move to the next Hard bot's move is measured, alone on the server and
+beside a dozen all-Expert Kozel tables (``--busy``) that keep the one worker busy.
+
+    python bench/bots.py [--tables 20] [--seconds 30] [--busy 12]
 """
 
 from __future__ import annotations
@@ -74,10 +78,70 @@ async def run(url: str, tables: int, seconds: float) -> dict[str, Any]:
             "server_p99": server["latency_ms"]["p99"]}
 
 
+def chose(message: dict[str, Any]) -> bool:
+    """The state in which the seat after the human (a Hard bot) made its choice."""
+    return any(a["seat"] == 1 and a["move"] not in ("draw", "pass") for a in message["actions"])
+
+
+async def answers(url: str, stop: float, busy: int) -> list[float]:
+    """How long the human waits for the first Hard bot's move, with ``busy`` all-Expert
+    tables playing beside."""
+    expert = {**KOZEL, "options": {"target": 150}, "bot_delay": 0.5,
+              "seats": [{"kind": "bot", "level": "expert"}] * 4}
+    waits: list[float] = []
+    rng = random.Random(7)
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        for _ in range(busy):
+            (await http.post("/api/tables", json=expert)).raise_for_status()
+        ws_url = url.replace("http", "ws", 1)
+        while time.monotonic() < stop:
+            made = (await http.post("/api/tables", json=KOZEL)).json()
+            async with connect(f"{ws_url}/ws/{made['table']['id']}?token={made['token']}") as ws:
+                sent: float | None = None
+                async for raw in ws:
+                    message = json.loads(raw)
+                    if message["type"] != "state":
+                        continue
+                    if sent is not None and chose(message):
+                        waits.append(time.perf_counter() - sent)
+                        sent = None
+                    view = message["view"]
+                    if message["table"]["status"] != "playing" or time.monotonic() > stop:
+                        break
+                    if view["turn"] == 0 and view["legal_moves"]:
+                        await asyncio.sleep(0.3)
+                        move = rng.choice(view["legal_moves"])
+                        await ws.send(json.dumps({"v": 1, "type": "move", "move": move}))
+                        sent = time.perf_counter()
+    return waits
+
+
+def fairness(console: Console, seconds: float, busy: int) -> None:
+    rows = []
+    for tables in (0, busy):
+        with tempfile.TemporaryDirectory() as folder:
+            process, url = start_server(Path(folder), "--bot-workers", "1", "--think-floor", "0")
+            try:
+                time.sleep(5)
+                waits = sorted(asyncio.run(answers(url, time.monotonic() + seconds, tables)))
+            finally:
+                process.terminate()
+                process.wait()
+        rows.append((tables, len(waits), 1000 * statistics.median(waits),
+                     1000 * waits[int(0.9 * (len(waits) - 1))]))
+    out = Table(title="A Hard bot's answer to a person, beside all-Expert tables (1 worker)")
+    for name in ("all-Expert tables", "answers", "median ms", "p90 ms"):
+        out.add_column(name, justify="right")
+    for tables, count, median, p90 in rows:
+        out.add_row(str(tables), str(count), f"{median:.0f}", f"{p90:.0f}")
+    console.print(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--busy", type=int, default=12)
     args = parser.parse_args()
     console = Console()
     console.print(f"{platform.processor() or platform.machine()}, Python "
@@ -106,6 +170,7 @@ def main() -> None:
                     str(r["moves"]), f"{r['client_median']:.1f}", f"{r['client_p99']:.1f}",
                     f"{r['server_median']:.2f}", f"{r['server_p99']:.2f}")
     console.print(out)
+    fairness(console, args.seconds, args.busy)
 
 
 if __name__ == "__main__":

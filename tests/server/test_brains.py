@@ -3,15 +3,19 @@ decision loses no move, and the match plays on to its end."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import signal
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
 from bones import Match
+from bones.server.brains import Brains
 from tests.server.live import Server, my_turn, play_out, sqlite_url
 
 
@@ -100,3 +104,30 @@ def test_the_server_reports_its_figures_and_health(server: Server) -> None:
     assert figures["bones_bot_jobs"] == 0
     assert httpx.get(f"{server.url}/healthz").status_code == 200
     assert httpx.get(f"{server.url}/readyz").json() == {"ok": True}
+
+
+def test_decisions_at_tables_with_people_go_first() -> None:
+    """With the one worker busy, a decision for a table where a person plays goes ahead
+    of the decisions waiting for tables of bots alone (first come first served within
+    each kind), so a dozen all-Expert tables cannot hold up a person's game."""
+    started: list[str] = []
+
+    class Probe(Brains):
+        async def _send(self, call: Any, *args: Any) -> Any:
+            started.append(args[0])
+            await asyncio.sleep(0.01)
+            return args[0]
+
+    async def jobs() -> list[str]:
+        brains = Probe(workers=1)
+        kinds = [(False, "bots 1"), (False, "bots 2"), (False, "bots 3"), (True, "people 1"),
+                 (False, "bots 4"), (True, "people 2")]
+        tasks = [asyncio.create_task(brains._run(people, None, name)) for people, name in kinds]
+        return list(await asyncio.gather(*tasks))
+
+    answers: list[list[str]] = []
+    worker = threading.Thread(target=lambda: answers.append(asyncio.run(jobs())))
+    worker.start()
+    worker.join()
+    assert answers[0] == ["bots 1", "bots 2", "bots 3", "people 1", "bots 4", "people 2"]
+    assert started == ["bots 1", "people 1", "people 2", "bots 2", "bots 3", "bots 4"]

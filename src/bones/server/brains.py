@@ -7,6 +7,10 @@ answer is a move (or a hint's values).
 A worker that dies loses nothing: the pool is made again and the job sent again, and
 if that fails too the job runs in a thread of the server.
 
+The workers take jobs in turn, people first: a decision at a table where a person plays
+goes ahead of every waiting decision of a table of bots alone, so a dozen all-Expert
+tables cannot hold up a person's game; within each kind, first come first served.
+
 >>> brains = Brains(workers=0)   # no processes: every job in the fallback threads
 >>> brains.workers
 0
@@ -15,6 +19,8 @@ if that fails too the job runs in a thread of the server.
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
 import os
 from collections.abc import Callable
@@ -66,6 +72,10 @@ class Brains:
         self.workers = workers
         self.fallback: Executor = ThreadPoolExecutor(2, thread_name_prefix="bones-bots")
         self._pool: ProcessPoolExecutor | None = None
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._busy = 0
+        """Jobs in the workers' hands; never more than there are workers."""
 
     def _executor(self) -> Executor:
         if self.workers == 0:
@@ -80,13 +90,41 @@ class Brains:
             for _ in range(self.workers):
                 self._executor().submit(_warm)
 
-    async def choose(self, level: str, view: PlayerView) -> str:
-        return await self._run(choose, level, view)
+    async def choose(self, level: str, view: PlayerView, people: bool = True) -> str:
+        """The bot's move; ``people``: a person plays at its table (it goes first)."""
+        return await self._run(people, choose, level, view)
 
     async def evaluate(self, view: PlayerView) -> list[float]:
-        return await self._run(evaluate, view)
+        return await self._run(True, evaluate, view)
 
-    async def _run(self, call: Callable[..., T], *args: Any) -> T:
+    async def _run(self, people: bool, call: Callable[..., T], *args: Any) -> T:
+        if self.workers == 0:
+            return await asyncio.get_running_loop().run_in_executor(self.fallback, call, *args)
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (0 if people else 1, next(self._order), turn))
+        self._next()
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # given a worker, then called off
+                self._busy -= 1
+                self._next()
+            raise
+        try:
+            return await self._send(call, *args)
+        finally:
+            self._busy -= 1
+            self._next()
+
+    def _next(self) -> None:
+        """Give free workers to the first waiting jobs, people's first."""
+        while self._busy < self.workers and self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():
+                self._busy += 1
+                turn.set_result(None)
+
+    async def _send(self, call: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         for _ in range(2):
             try:

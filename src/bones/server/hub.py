@@ -683,7 +683,8 @@ class Hub:
             return
         view = table.match.round.view(seat)
         level = live.level(seat)
-        move = (await self._think(level, self.brains.choose(level, view))
+        people = any(s.kind == "human" for s in table.seats)
+        move = (await self._think(level, self.brains.choose(level, view, people))
                 if bots.LEVELS[level].thinks
                 else str(live.bot(seat).choose(view)))
         await asyncio.sleep(max(0.0, due - loop.time()))
