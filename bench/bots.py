@@ -21,6 +21,7 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,30 +38,31 @@ KOZEL = {"variant": "kozel", "options": {"target": None}, "bot_delay": 0,
                    {"kind": "bot", "level": "hard"}, {"kind": "bot", "level": "hard"}]}
 
 
-async def person(url: str, stop: float, rng: random.Random, trips: list[float]) -> None:
-    """Kozel rounds one after another until ``stop``, a move every 2 s ± 50%."""
+async def play(url: str, stop: float, rng: random.Random, pause: Callable[[], float],
+               answered: Callable[[dict[str, Any]], bool], waits: list[float]) -> None:
+    """Kozel rounds one after another until ``stop``, the human moving after ``pause()``
+    seconds; ``waits`` gets the time from each move to the first state ``answered``."""
     ws_url = url.replace("http", "ws", 1)
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
         while time.monotonic() < stop:
             made = (await http.post("/api/tables", json=KOZEL)).json()
-            table, token = made["table"]["id"], made["token"]
-            async with connect(f"{ws_url}/ws/{table}?token={token}") as ws:
+            async with connect(f"{ws_url}/ws/{made['table']['id']}?token={made['token']}") as ws:
                 sent: float | None = None
                 async for raw in ws:
                     message = json.loads(raw)
                     if message["type"] != "state":
                         continue
-                    if sent is not None:
-                        trips.append(time.perf_counter() - sent)
+                    if sent is not None and answered(message):
+                        waits.append(time.perf_counter() - sent)
                         sent = None
                     view = message["view"]
                     if message["table"]["status"] != "playing" or time.monotonic() > stop:
                         break
                     if view["turn"] == 0 and view["legal_moves"]:
-                        await asyncio.sleep(rng.uniform(1.0, 3.0))
-                        sent = time.perf_counter()
+                        await asyncio.sleep(pause())
                         move = rng.choice(view["legal_moves"])
                         await ws.send(json.dumps({"v": 1, "type": "move", "move": move}))
+                        sent = time.perf_counter()
 
 
 async def run(url: str, tables: int, seconds: float) -> dict[str, Any]:
@@ -68,7 +70,9 @@ async def run(url: str, tables: int, seconds: float) -> dict[str, Any]:
         before = (await http.get("/api/metrics")).json()["moves"]
     trips: list[float] = []
     stop = time.monotonic() + seconds
-    await asyncio.gather(*(person(url, stop, random.Random(n), trips) for n in range(tables)))
+    await asyncio.gather(*(play(url, stop, rng, lambda r=rng: r.uniform(1.0, 3.0),
+                                lambda _: True, trips)
+                           for rng in (random.Random(n) for n in range(tables))))
     async with httpx.AsyncClient(base_url=url) as http:
         server = (await http.get("/api/metrics", params={"since": before})).json()
     trips.sort()
@@ -88,31 +92,11 @@ async def answers(url: str, stop: float, busy: int) -> list[float]:
     tables playing beside."""
     expert = {**KOZEL, "options": {"target": 150}, "bot_delay": 0.5,
               "seats": [{"kind": "bot", "level": "expert"}] * 4}
-    waits: list[float] = []
-    rng = random.Random(7)
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
         for _ in range(busy):
             (await http.post("/api/tables", json=expert)).raise_for_status()
-        ws_url = url.replace("http", "ws", 1)
-        while time.monotonic() < stop:
-            made = (await http.post("/api/tables", json=KOZEL)).json()
-            async with connect(f"{ws_url}/ws/{made['table']['id']}?token={made['token']}") as ws:
-                sent: float | None = None
-                async for raw in ws:
-                    message = json.loads(raw)
-                    if message["type"] != "state":
-                        continue
-                    if sent is not None and chose(message):
-                        waits.append(time.perf_counter() - sent)
-                        sent = None
-                    view = message["view"]
-                    if message["table"]["status"] != "playing" or time.monotonic() > stop:
-                        break
-                    if view["turn"] == 0 and view["legal_moves"]:
-                        await asyncio.sleep(0.3)
-                        move = rng.choice(view["legal_moves"])
-                        await ws.send(json.dumps({"v": 1, "type": "move", "move": move}))
-                        sent = time.perf_counter()
+    waits: list[float] = []
+    await play(url, stop, random.Random(7), lambda: 0.3, chose, waits)
     return waits
 
 
