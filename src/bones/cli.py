@@ -39,6 +39,22 @@ def _target(text: str) -> int | None:
     return value
 
 
+TUNED = {
+    "bot_delay": "seconds a bot waits before it moves, so people can follow",
+    "leave_after": "seconds a player may be away before a bot takes over the seat",
+    "rate": "messages a second one seat may send before it is refused",
+    "rest_rate": "REST requests and new sockets a second from one address",
+    "tables_per_address": "unfinished tables one address may create",
+    "sockets_per_address": "WebSockets one address may hold open at once",
+    "think_floor": "seconds Hard and Expert take at least, so timing tells nothing",
+    "bot_workers": "processes Hard and Expert think in (0: the server's threads)",
+    "linger": "seconds a finished table stays in memory once nobody watches",
+    "waiting_ttl": "seconds a table may wait for its players before it closes",
+}
+"""The server settings ``bones serve`` takes as flags (``--rest-rate`` for ``rest_rate``),
+each defaulting to ``Settings``'."""
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="bones", description="Dominoes with exact rules.")
     commands = top.add_subparsers(dest="command", required=True)
@@ -47,27 +63,10 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--db", default=None,
                        help="SQLAlchemy URL of the store (default sqlite:///bones.db)")
-    serve.add_argument("--bot-delay", type=float, default=0.8,
-                       help="seconds a bot waits before it moves, so people can follow")
-    serve.add_argument("--leave-after", type=float, default=60.0,
-                       help="seconds a player may be away before a bot takes over the seat")
-    serve.add_argument("--rate", type=float, default=Settings.rate,
-                       help="messages a second one seat may send before it is refused")
-    serve.add_argument("--rest-rate", type=float, default=Settings.rest_rate,
-                       help="REST requests and new sockets a second from one address")
-    serve.add_argument("--tables-per-address", type=int, default=Settings.tables_per_address,
-                       help="unfinished tables one address may create")
-    serve.add_argument("--sockets-per-address", type=int,
-                       default=Settings.sockets_per_address,
-                       help="WebSockets one address may hold open at once")
-    serve.add_argument("--think-floor", type=float, default=Settings.think_floor,
-                       help="seconds Hard and Expert take at least, so timing tells nothing")
-    serve.add_argument("--bot-workers", type=int, default=Settings.bot_workers,
-                       help="processes Hard and Expert think in (0: the server's threads)")
-    serve.add_argument("--linger", type=float, default=Settings.linger,
-                       help="seconds a finished table stays in memory once nobody watches")
-    serve.add_argument("--waiting-ttl", type=float, default=Settings.waiting_ttl,
-                       help="seconds a table may wait for its players before it closes")
+    for name, text in TUNED.items():
+        default = getattr(Settings, name)
+        serve.add_argument(f"--{name.replace('_', '-')}", type=type(default), default=default,
+                           help=text)
     serve.add_argument("--origin", action="append", default=[],
                        help="another origin whose pages may use this server (repeatable), "
                        "e.g. https://bones.example behind a proxy")
@@ -161,13 +160,9 @@ def serve(args: argparse.Namespace) -> int:
     from bones.server import DEFAULT_DB, create_app
     from bones.server.hub import MAX_FRAME
 
-    settings = Settings(
-        bot_delay=args.bot_delay, leave_after=args.leave_after, rate=args.rate,
-        burst=max(Settings.burst, int(args.rate * 3)), rest_rate=args.rest_rate,
-        tables_per_address=args.tables_per_address,
-        sockets_per_address=args.sockets_per_address, think_floor=args.think_floor,
-        linger=args.linger, waiting_ttl=args.waiting_ttl, origins=tuple(args.origin),
-        bot_workers=args.bot_workers)
+    settings = Settings(**{name: getattr(args, name) for name in TUNED},
+                        burst=max(Settings.burst, int(args.rate * 3)),
+                        origins=tuple(args.origin))
     app = create_app(args.db or DEFAULT_DB, settings)
     print(f"bones: open http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_FRAME,
