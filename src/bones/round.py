@@ -335,7 +335,7 @@ class Round:
         """
         tiles = [Tile.coerce(t).index for t in order]
         left = self._bone[self._drawn:]
-        if sorted(tiles) != sorted(left) or len(set(tiles)) != len(tiles):
+        if sorted(tiles) != sorted(left):  # the tiles left are all different
             raise ValueError(f"a new order holds exactly the {len(left)} tiles left to draw")
         self._bone = self._bone[:self._drawn] + tiles  # a new list: copies share the old
 

@@ -14,6 +14,7 @@ import json
 import mimetypes
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -88,19 +89,9 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
         return JSONResponse({"detail": error.detail}, status_code=error.status_code,
                             headers=headers)
 
-    @app.exception_handler(Unavailable)
-    async def _unavailable(_request: Request, error: Unavailable) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=503,
-                            headers={"Retry-After": "2"})
-
-    @app.exception_handler(Busy)
-    async def _busy(_request: Request, error: Busy) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=503,
-                            headers={"Retry-After": "30"})
-
-    @app.exception_handler(Limited)
-    async def _limited(_request: Request, error: Limited) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=429)
+    for refusal, status, retry in ((Unavailable, 503, "2"), (Busy, 503, "30"),
+                                   (Limited, 429, None)):
+        app.add_exception_handler(refusal, partial(_refused, status, retry))
 
     _routes(app, hub, analyses)
     _pages(app)
@@ -114,6 +105,14 @@ def _methods(app: FastAPI, request: Request) -> set[str]:
         if isinstance(route, APIRoute) and route.path_regex.match(request.url.path):
             methods |= route.methods or set()
     return methods
+
+
+async def _refused(status: int, retry: str | None, _request: Request,
+                   error: Exception) -> JSONResponse:
+    """A request the server turns down for now: the store is away, the queue full, or
+    a limit reached; ``retry``: the seconds to wait, where waiting helps."""
+    return JSONResponse({"detail": str(error)}, status_code=status,
+                        headers={"Retry-After": retry} if retry else None)
 
 
 def _address(request: Request | WebSocket) -> str:
@@ -190,17 +189,21 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
     async def analysis(table_id: str, request: Request) -> dict[str, Any]:
         """Every position of a finished game with every hand, and every choice graded
         from the chooser's own view (expected points of the move and of the best)."""
+        key = f"game:{table_id}"
+        kept = analyses.kept(key)
+        if kept is not None:
+            return kept
         game = hub.store.game(table_id)
         if game is None:
             raise HTTPException(404, f"no finished game {table_id!r}")
-        report = await _analyze(analyses, request, f"game:{table_id}", game.record)
-        return {**report, "names": game.names}
+        return await _analyze(analyses, request, key, game.record, game.names)
 
     @app.post("/api/analysis", responses=BAD_BODY)
     async def analyze_upload(record: dict[str, Any], request: Request) -> dict[str, Any]:
         """The same for a record file of your own."""
         digest = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
-        return await _analyze(analyses, request, f"upload:{digest}", record)
+        key = f"upload:{digest}"
+        return analyses.kept(key) or await _analyze(analyses, request, key, record, None)
 
     @app.get("/api/stats/{name}")
     def stats(name: str) -> Stats:
@@ -238,8 +241,8 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
         await hub.connect(ws, table_id, token, _address(ws))
 
 
-async def _analyze(analyses: Analyses, request: Request, key: str,
-                   record: dict[str, Any]) -> dict[str, Any]:
+async def _analyze(analyses: Analyses, request: Request, key: str, record: dict[str, Any],
+                   names: list[str | None] | None) -> dict[str, Any]:
     moves = record.get("moves")
     if isinstance(moves, list) and len(moves) > MOST_MOVES:
         raise HTTPException(400, f"a record of more than {MOST_MOVES} moves is not analysed here")
@@ -249,14 +252,14 @@ async def _analyze(analyses: Analyses, request: Request, key: str,
         raise HTTPException(400, f"not a game record: {error}") from None
     if not match.results:
         raise HTTPException(400, "the record has no finished round to look back on")
+    about = {"rules": match.rules.to_dict(), "names": names, "fair": record.get("fair"),
+             "assists": record.get("assists", []), "winner": match.winner,
+             "loser": match.loser, "scores": list(match.scores)}
     try:
-        report = await analyses.report(key, record, len(match.rounds), _address(request),
-                                       request.is_disconnected)
+        return await analyses.report(key, record, len(match.rounds), _address(request),
+                                     request.is_disconnected, about)
     except Gone:
         raise HTTPException(499, "the client left before the analysis was done") from None
-    return {**report, "rules": match.rules.to_dict(), "names": None,
-            "fair": record.get("fair"), "assists": record.get("assists", []),
-            "winner": match.winner, "loser": match.loser, "scores": list(match.scores)}
 
 
 def _service_worker() -> str:

@@ -64,9 +64,6 @@ MAX_FRAME = 4096
 """The longest message a client may send, in characters."""
 STAND_IN = "medium"
 """The level of the bot that moves for a human who is away or out of time."""
-THINKERS = ("hard", "expert")
-"""Levels whose search takes time that would tell what they hold: their moves are
-timed to the think floor."""
 
 
 @dataclass(frozen=True)
@@ -168,6 +165,17 @@ class _Live:
         spec = self.table.seats[seat]
         return spec.level if spec.kind == "bot" and spec.level else STAND_IN
 
+    def thinks(self, seat: int) -> bool:
+        """Whether the seat's bot searches: it thinks in a worker, and the time it takes
+        would tell what it holds, so its moves wait for the think floor."""
+        return bots.LEVELS[self.level(seat)].thinks
+
+    def stop(self) -> None:
+        """Call off the table's timers: its bot's move, its absences."""
+        for task in [self.turn_task, *self.away.values()]:
+            if task is not None:
+                task.cancel()
+
 
 class Hub:
     """Every open table of this server process."""
@@ -221,12 +229,7 @@ class Hub:
                 self._write(self.store.finish, table.id, table.game())
                 continue
             live = self.tables[table.id] = _Live(table, list(saved.events))
-            async with live.lock:
-                await self._commit(live, table.start())
-                for number, seat in enumerate(table.seats):
-                    if seat.kind == "human" and not seat.free:
-                        self._start_away(live, number)
-                self._schedule(live)
+            await self._begin(live)
         self._sweeper = asyncio.create_task(self._sweep())
         self.brains.warm()
 
@@ -242,12 +245,10 @@ class Hub:
         return True
 
     async def close(self) -> None:
-        tasks: list[asyncio.Task[None] | None] = [self._sweeper]
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for live in self.tables.values():
-            tasks += [live.turn_task, *live.away.values()]
-        for task in tasks:
-            if task is not None:
-                task.cancel()
+            live.stop()
         self.readers.shutdown(wait=False, cancel_futures=True)
         self.brains.close()
 
@@ -256,7 +257,7 @@ class Hub:
     async def create(self, spec: CreateTable, creator: str | None = None
                      ) -> tuple[Table, int | None, str | None]:
         """A new table; a named human seat is the creator's, who gets its token."""
-        self._check_creator(spec, creator)
+        self._check_creator(creator)
         rules = spec.rules()
         named = [n for n, s in enumerate(spec.seats) if isinstance(s, HumanSeat) and s.name]
         seats = [Seat("bot", level=s.level) if isinstance(s, BotSeat) else Seat("human")
@@ -282,13 +283,19 @@ class Hub:
             log.warning("the store refused a new table: %s", error)
             raise Unavailable("the table could not be saved just now; try again") from None
         live = self.tables[table.id] = _Live(table, creator=creator)
+        await self._begin(live)
+        return live
+
+    async def _begin(self, live: _Live) -> None:
+        """Deal if every seat is taken, wait for the seated humans to come, and set the
+        bots going: a new table's start, and a stored table's after a restart."""
         async with live.lock:
+            table = live.table
             await self._commit(live, table.start())
             for number, seat in enumerate(table.seats):
                 if seat.kind == "human" and not seat.free:
                     self._start_away(live, number)
             self._schedule(live)
-        return live
 
     async def _rematch(self, live: _Live, conn: _Conn, seat: int) -> None:
         """``seat`` offers or accepts a rematch; once every human has, the new table is
@@ -325,7 +332,7 @@ class Hub:
                         await other.ws.send_text(told)
             await self._broadcast(live, [])
 
-    def _check_creator(self, spec: CreateTable, creator: str | None) -> None:
+    def _check_creator(self, creator: str | None) -> None:
         if creator is None:
             return
         mine = [live for live in self.tables.values()
@@ -366,14 +373,13 @@ class Hub:
         if live is not None or len(table_id) > 32:
             return live
         saved = await self._read(self.store.table, table_id)
-        if saved is None or (saved.finished and await self._read(self.store.game, table_id)
-                             is None):
-            return None  # never made, or expired without a game
+        if saved is None:
+            return None
         live = self.tables.get(table_id)  # another request may have read it meanwhile
         if live is None:
             table = Table.restore(saved)
             if table.status != "over":
-                return None  # unfinished but not loaded: not this server's to run
+                return None  # expired waiting, or not this server's to run
             live = self.tables[table_id] = _Live(table, list(saved.events))
         return live
 
@@ -651,7 +657,7 @@ class Hub:
             assert seat is not None
             if table.seats[seat].by_bot:
                 delay = table.bot_delay
-                if live.level(seat) in THINKERS:
+                if live.thinks(seat):
                     delay = max(delay, self.settings.think_floor)
                 live.turn_task = asyncio.create_task(
                     self._bot_move(live, seat, max(delay, pause), table.seq))
@@ -685,8 +691,7 @@ class Hub:
         level = live.level(seat)
         people = any(s.kind == "human" for s in table.seats)
         move = (await self._think(level, self.brains.choose(level, view, people))
-                if bots.LEVELS[level].thinks
-                else str(live.bot(seat).choose(view)))
+                if live.thinks(seat) else str(live.bot(seat).choose(view)))
         await asyncio.sleep(max(0.0, due - loop.time()))
         await self._act(live, lambda: live.table.play(seat, str(move)), None, None, seq)
 
@@ -750,10 +755,7 @@ class Hub:
                 self._drop(table_id)
 
     def _drop(self, table_id: str) -> None:
-        live = self.tables.pop(table_id)
-        for task in [live.turn_task, *live.away.values()]:
-            if task is not None:
-                task.cancel()
+        self.tables.pop(table_id).stop()
 
     # -- figures -------------------------------------------------------------------------
 

@@ -67,13 +67,19 @@ class Analyses:
         """Analyses being worked out or waiting, and analyses kept."""
         return {"running": sum(self.taken.values()), "kept": len(self.cache)}
 
+    def kept(self, key: str) -> dict[str, Any] | None:
+        """The answer kept for ``key``, if it was worked out already."""
+        if key not in self.cache:
+            return None
+        self.cache.move_to_end(key)
+        return self.cache[key]
+
     async def report(self, key: str, record: dict[str, Any], rounds: int, address: str,
-                     gone: Callable[[], Awaitable[bool]]) -> dict[str, Any]:
-        """The graded game ``record`` of ``rounds`` finished rounds, from the cache or
-        worked out now; ``Busy`` if there is no room, ``Gone`` if ``gone()`` turns true."""
-        if key in self.cache:
-            self.cache.move_to_end(key)
-            return self.cache[key]
+                     gone: Callable[[], Awaitable[bool]], about: dict[str, Any]
+                     ) -> dict[str, Any]:
+        """The graded game ``record`` of ``rounds`` rounds, worked out now and kept under
+        ``key`` with ``about`` (what the caller says of the game besides); ``Busy`` if
+        there is no room, ``Gone`` if ``gone()`` turns true."""
         if sum(self.taken.values()) >= self.slots:
             raise Busy("every analysis worker is busy; try again in a minute")
         if self.taken.get(address, 0) >= self.per_address:
@@ -88,7 +94,7 @@ class Analyses:
             self.taken[address] -= 1
             if not self.taken[address]:
                 del self.taken[address]
-        done = Analysis(GRADER, shown, grades).to_dict()
+        done = {**Analysis(GRADER, shown, grades).to_dict(), **about}
         self.cache[key] = done
         while len(self.cache) > self.keep:
             self.cache.popitem(last=False)
