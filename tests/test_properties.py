@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bones import DOUBLE_SIX, Match, Play, Round, RoundResult, Rules, Tile
+from bones import DOUBLE_SIX, Match, Play, PlayerView, Round, RoundResult, Rules, Tile
 
 CONFIGS = [
     ("draw", {"players": 2}), ("draw", {"players": 3}), ("draw", {"players": 4}),
@@ -107,6 +107,7 @@ def check_view(rnd: Round, seat: int) -> None:
     assert view.boneyard_count == len(rnd.boneyard)
     assert view.legal_moves == (tuple(rnd.legal_moves()) if rnd.turn == seat else ())
     text = json.dumps(view.to_dict())
+    assert PlayerView.from_dict(json.loads(text)) == view, "a view does not survive JSON"
     named = {Tile.parse(t) for t in re.findall(r"\b[0-6]-[0-6]\b", text)}
     assert named <= set(rnd.hands[seat]) | set(placed(rnd)), "a view names a hidden tile"
     for lacked, hand in zip(view.lacks, rnd.hands, strict=True):

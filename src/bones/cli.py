@@ -2,6 +2,7 @@
 against each other.
 
     bones serve --port 8000 --db sqlite:///bones.db
+    bones worker --redis redis://127.0.0.1:6379/0
     bones replay game.json
     bones verify game.json
     bones analyze game.json
@@ -48,6 +49,7 @@ TUNED = {
     "sockets_per_address": "WebSockets one address may hold open at once",
     "think_floor": "seconds Hard and Expert take at least, so timing tells nothing",
     "bot_workers": "processes Hard and Expert think in (0: the server's threads)",
+    "bot_timeout": "seconds a bot's job waits on the Redis queue before the server does it",
     "linger": "seconds a finished table stays in memory once nobody watches",
     "waiting_ttl": "seconds a table may wait for its players before it closes",
 }
@@ -70,9 +72,15 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--origin", action="append", default=[],
                        help="another origin whose pages may use this server (repeatable), "
                        "e.g. https://bones.example behind a proxy")
+    serve.add_argument("--redis", default=None, metavar="URL",
+                       help="put the bots' jobs on this Redis for `bones worker`s to take")
     serve.add_argument("--trust-proxy", default=None, metavar="ADDRESSES",
                        help="proxies whose X-Forwarded-For and -Proto to believe "
                        "(comma-separated addresses, or *)")
+    worker = commands.add_parser("worker", help="think for the bots of servers using a Redis")
+    worker.add_argument("--redis", required=True, metavar="URL", help="the servers' Redis")
+    worker.add_argument("--processes", type=int, default=os.cpu_count() or 1,
+                        help="jobs worked on at once (default: one a core)")
     replay = commands.add_parser("replay", help="print a game record move by move and check it")
     replay.add_argument("record", help="a record file (JSON, from match.record())")
     analyze = commands.add_parser("analyze", help="grade every move of a finished game")
@@ -110,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return arena(args)
     if args.command == "serve":
         return serve(args)
+    if args.command == "worker":
+        return worker(args.redis, args.processes)
     if args.command == "analyze":
         return analyze(args.record, args.top, args.all)
     if args.command == "verify":
@@ -162,12 +172,32 @@ def serve(args: argparse.Namespace) -> int:
 
     settings = Settings(**{name: getattr(args, name) for name in TUNED},
                         burst=max(Settings.burst, int(args.rate * 3)),
-                        origins=tuple(args.origin))
+                        origins=tuple(args.origin), redis=args.redis)
     app = create_app(args.db or DEFAULT_DB, settings)
     print(f"bones: open http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_FRAME,
                 log_level="warning", proxy_headers=args.trust_proxy is not None,
                 forwarded_allow_ips=args.trust_proxy)
+    return 0
+
+
+def worker(url: str, processes: int) -> int:
+    """Work the bots' jobs of every server on ``url`` until stopped; a process that dies
+    is started again (its job goes to another worker after ``fleet.RECLAIM`` seconds)."""
+    import signal
+    import time
+
+    from bones.server.fleet import Crew
+
+    crew = Crew(url, processes)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    print(f"bones worker: {processes} processes taking jobs from {url}", flush=True)
+    try:
+        while True:
+            crew.check()
+            time.sleep(1)
+    except (KeyboardInterrupt, SystemExit):
+        crew.stop()
     return 0
 
 

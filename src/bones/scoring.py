@@ -53,6 +53,12 @@ class RoundResult:
         data["points"] = list(self.points)
         return data
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RoundResult:
+        """The result ``to_dict`` wrote."""
+        return cls(data["winner"], data["reason"], tuple(data["points"]), data["eggs"],
+                   data["ended_by"])
+
 
 def hand_value(rules: Rules, hand: int) -> int:
     """What a hand left at the end counts: its pips, except in Kozel a hand of the lone

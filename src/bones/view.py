@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from bones.layout import Placed
-from bones.moves import Move
+from bones.moves import Move, parse_move
 from bones.rules import Rules
 from bones.scoring import RoundResult
 from bones.tiles import Tile
@@ -97,6 +97,40 @@ class PlayerView:
             "result": None if self.result is None else self.result.to_dict(),
             "count": self.count,
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PlayerView:
+        """The view ``to_dict`` wrote, back again: how a view travels to a bot in another
+        process or on another machine (as JSON, never as a pickle a worker would run).
+
+        >>> from bones import Round, Rules
+        >>> view = Round.deal(Rules.preset("kozel"), seed=3).view(2)
+        >>> PlayerView.from_dict(view.to_dict()) == view
+        True
+        """
+        def placed(pairs: list[list[int]]) -> tuple[Placed, ...]:
+            return tuple(Placed(Tile(a, b), a, b) for a, b in pairs)
+
+        lead, result = data["lead"], data["result"]
+        return cls(
+            seat=data["seat"], rules=Rules.from_dict(data["rules"]),
+            hand=tuple(Tile.parse(t) for t in data["hand"]),
+            line=placed(data["line"]),
+            arms={k: placed(arm) for k, arm in data["arms"].items()},
+            spinner=None if data["spinner"] is None else Tile.parse(data["spinner"]),
+            ends=tuple(data["ends"]), places=dict(data["places"]),
+            hand_counts=tuple(data["hand_counts"]), boneyard_count=data["boneyard_count"],
+            turn=data["turn"],
+            lead=None if lead is None else Lead(lead["seat"], Tile.parse(lead["tile"]),
+                                                 lead["automatic"]),
+            history=tuple((s, m) for s, m in data["history"]),
+            count_points=tuple(data["count_points"]), scores=tuple(data["scores"]),
+            legal_moves=tuple(parse_move(m) for m in data["legal_moves"]),
+            lacks=tuple(frozenset(numbers) for numbers in data["lacks"]),
+            is_over=data["is_over"],
+            result=None if result is None else RoundResult.from_dict(result),
+            count=data["count"],
+        )
 
 
 def infer_lacks(

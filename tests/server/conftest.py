@@ -44,3 +44,18 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     with create_engine(base, isolation_level="AUTOCOMMIT").connect() as connection:
         connection.execute(text(f"CREATE DATABASE {name}"))
     return base.rsplit("/", 1)[0] + f"/{name}"
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """An empty Redis from ``BONES_TEST_REDIS`` (scripts/test starts one); CI must have
+    it."""
+    url = os.environ.get("BONES_TEST_REDIS")
+    if not url:
+        if os.environ.get("CI"):
+            pytest.fail("CI runs the fleet tests on Redis: set BONES_TEST_REDIS")
+        pytest.skip("no Redis here (scripts/test starts one)")
+    import redis
+
+    redis.Redis.from_url(url).flushdb()
+    return url

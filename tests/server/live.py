@@ -182,3 +182,17 @@ def play_all(clients: list[Client], seed: int, timeout: float = 90,
 
 def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
+
+
+class Worker:
+    """``bones worker`` taking the bots' jobs from the Redis at ``url``."""
+
+    def __init__(self, url: str, processes: int = 1) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bones", "worker", "--redis", url,
+             "--processes", str(processes)], env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)

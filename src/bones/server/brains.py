@@ -33,7 +33,7 @@ from bones.bots import Bot, HardBot
 from bones.server.workers import process_pool
 from bones.view import PlayerView
 
-__all__ = ["Brains", "choose", "evaluate"]
+__all__ = ["Brains", "choose", "evaluate", "prepare"]
 
 log = logging.getLogger("bones.server")
 T = TypeVar("T")
@@ -56,7 +56,7 @@ def evaluate(view: PlayerView) -> list[float]:
     return [float(v) for v in bot.evaluate(view)]
 
 
-def _warm() -> int:
+def prepare() -> int:
     """Load the compiled kernel before the first real decision needs it."""
     from bones import Round, Rules
 
@@ -88,7 +88,7 @@ class Brains:
         """Start the workers and load their kernels now, not at the first decision."""
         if self.workers:
             for _ in range(self.workers):
-                self._executor().submit(_warm)
+                self._executor().submit(prepare)
 
     async def choose(self, level: str, view: PlayerView, people: bool = True) -> str:
         """The bot's move; ``people``: a person plays at its table (it goes first)."""

@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from bones import bots
 from bones.bots import Bot
 from bones.server.brains import Brains
+from bones.server.fleet import Fleet
 from bones.server.metrics import Metrics
 from bones.server.protocol import (
     Action,
@@ -99,6 +100,12 @@ class Settings:
     """Origins besides the server's own whose pages may open sockets and post."""
     bot_workers: int = max(1, (os.cpu_count() or 2) - 1)
     """Processes the thinking bots and hints run in (0: threads of the server's own)."""
+    bot_timeout: float = 20.0
+    """Seconds a bot's job may wait on the Redis queue before the server works it out
+    itself (no worker took it, or the one that did died and nobody took it again)."""
+    redis: str | None = None
+    """Redis URL: the bots' jobs go on its queue, for this server's ``bot_workers`` and
+    every ``bones worker`` to take (``fleet.py``)."""
 
 
 class Unavailable(RuntimeError):
@@ -191,7 +198,10 @@ class Hub:
         # worker processes (brains.py), analyses in others (jobs.py): a queue of one never
         # holds up another, and no search holds the GIL of the process serving sockets.
         self.readers = ThreadPoolExecutor(4, thread_name_prefix="bones-store")
-        self.brains = Brains(self.settings.bot_workers)
+        settings = self.settings
+        self.brains: Brains | Fleet = (
+            Fleet(settings.redis, settings.bot_workers, settings.bot_timeout) if settings.redis
+            else Brains(settings.bot_workers))
         self.metrics = Metrics()
         self.metrics.watch("bones_tables", "Tables in this process's memory",
                            lambda: len(self.tables))

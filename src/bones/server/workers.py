@@ -14,10 +14,11 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["process_pool"]
+__all__ = ["process_pool", "watch_parent"]
 
 
-def _watch(parent: int) -> None:
+def watch_parent(parent: int) -> None:
+    """End this process when ``parent`` is gone (a worker's first call)."""
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
@@ -30,4 +31,4 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
     """``workers`` fresh processes (spawned: no copy of the server's threads or sockets)
     that end with the server."""
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_watch, initargs=(os.getpid(),))
+                               initializer=watch_parent, initargs=(os.getpid(),))
