@@ -29,10 +29,20 @@ def api_schema(server: Server) -> object:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh, empty store of each kind bones supports. PostgreSQL comes from
-    ``BONES_TEST_POSTGRES`` (scripts/test starts one); CI must have it."""
+    """A fresh, empty store of each kind bones supports."""
     if request.param == "sqlite":
         return sqlite_url(tmp_path / "bones.db")
+    return fresh_postgres()
+
+
+@pytest.fixture
+def postgres_url() -> str:
+    return fresh_postgres()
+
+
+def fresh_postgres() -> str:
+    """A new, empty database on the PostgreSQL of ``BONES_TEST_POSTGRES`` (scripts/test
+    starts one); CI must have it."""
     base = os.environ.get("BONES_TEST_POSTGRES")
     if not base:
         if os.environ.get("CI"):

@@ -17,7 +17,7 @@ import redis
 
 from bones import Match, Round, Rules
 from bones.server import fleet
-from tests.server.live import Server, Worker, my_turn, play_out, sqlite_url
+from tests.server.live import Server, Worker, play_out, sqlite_url
 
 
 def test_the_server_s_own_workers_take_jobs_from_redis(tmp_path: Path, redis_url: str) -> None:

@@ -43,7 +43,7 @@ from bones.server.protocol import (
 )
 from bones.server.stats import stats_from
 from bones.server.store import Store
-from bones.server.table import Table, TableError, invite_link
+from bones.server.table import TableError, invite_link
 
 __all__ = ["DEFAULT_DB", "create_app"]
 
@@ -78,7 +78,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
                   description="Dominoes tables: create, join, watch and play over WebSockets. "
                   "The WebSocket protocol is in docs/protocol.md.")
     app.state.hub = hub
-    app.add_middleware(Guard, origins=hub.settings.origins,
+    app.add_middleware(Guard, origins=hub.settings.origins, redis=hub.settings.redis,
                        rate=hub.settings.rest_rate)
 
     @app.exception_handler(StarletteHTTPException)
@@ -136,17 +136,17 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
         return Joined(table=table.info(), seat=seat, token=token, invite=invite_link(table))
 
     @app.get("/api/tables")
-    def list_tables(limit: int = Query(default=50, ge=1, le=200),
-                    offset: int = Query(default=0, ge=0, le=10_000)) -> list[TableInfo]:
+    async def list_tables(limit: int = Query(default=50, ge=1, le=200),
+                          offset: int = Query(default=0, ge=0, le=10_000)) -> list[TableInfo]:
         """Public tables not yet over, newest first, ``limit`` from ``offset`` on."""
-        live = [t.table for t in list(hub.tables.values())
-                if t.table.status != "over" and t.table.invite is None]
-        live.sort(key=lambda t: t.created, reverse=True)
-        return [t.info() for t in live[offset:offset + limit]]
+        return await hub.public_tables(limit, offset)
 
     @app.get("/api/tables/{table_id}", responses={404: {"description": "No such table"}})
     async def get_table(table_id: str) -> TableInfo:
-        return (await _table(hub, table_id)).info()
+        info = await hub.info(table_id)
+        if info is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        return info
 
     @app.post("/api/tables/{table_id}/join",
               responses={**BAD_BODY, 403: {"description": "A private table: the invite's "
@@ -156,14 +156,14 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
     async def join_table(table_id: str, body: JoinTable) -> Joined:
         """Take a free human seat by display name (a private table's with its invite
         secret); keep the token to reconnect."""
-        await _table(hub, table_id)
         try:
-            table, seat, token = await hub.join(table_id, body.name, body.seat, body.invite)
+            return await hub.join(table_id, body.name, body.seat, body.invite)
+        except KeyError:
+            raise HTTPException(404, f"no table {table_id!r}") from None
         except TableError as error:
             raise HTTPException(403 if error.code == "private" else 409, str(error)) from None
         except ValueError as error:
             raise HTTPException(409, str(error)) from None
-        return Joined(table=table.info(), seat=seat, token=token, invite=invite_link(table))
 
     @app.get("/api/games")
     def games(name: str | None = Query(default=None, max_length=64),
@@ -271,13 +271,6 @@ def _service_worker() -> str:
     listed = [f"/static/{p.name}" for p in files if p.name != "index.html"]
     return ((WEB / "sw.js").read_text().replace("@VERSION@", digest.hexdigest()[:16])
             .replace("@FILES@", json.dumps(listed)))
-
-
-async def _table(hub: Hub, table_id: str) -> Table:
-    live = await hub.live(table_id)
-    if live is None:
-        raise HTTPException(404, f"no table {table_id!r}")
-    return live.table
 
 
 def _pages(app: FastAPI) -> None:

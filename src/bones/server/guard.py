@@ -2,7 +2,8 @@
 Origin check on WebSocket upgrades and on requests that change things, a limit on the
 size of a request's body, and a per-address rate limit on REST calls and new sockets.
 
-The rate limit keeps its counts in a ``limits`` storage: in memory for one process.
+The rate limit keeps its counts in a ``limits`` storage: in memory for one process, in
+Redis when the server has one, so that an address counts the same at every process.
 
 >>> allowed_origin("https://bones.example", "bones.example", ())
 True
@@ -18,7 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from limits import RateLimitItemPerSecond
-from limits.aio.storage import MemoryStorage
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 
 __all__ = ["CSP", "MAX_BODY", "Guard", "allowed_origin"]
@@ -59,11 +60,13 @@ class Guard:
     """ASGI middleware around the bones app."""
 
     def __init__(self, app: App, *, origins: tuple[str, ...] = (), rate: float = 20.0,
-                 max_body: int = MAX_BODY) -> None:
+                 max_body: int = MAX_BODY, redis: str | None = None) -> None:
         self.app, self.origins, self.max_body = app, origins, max_body
         burst = max(1, round(rate * 3))
         self.item = RateLimitItemPerSecond(burst, 3)
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        storage: Storage = (MemoryStorage() if redis is None else
+                            RedisStorage(f"async+{redis}", implementation="redispy"))
+        self.limiter = MovingWindowRateLimiter(storage)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":

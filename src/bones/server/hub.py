@@ -26,11 +26,13 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TypeVar
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import IntegrityError
+from starlette.websockets import WebSocketDisconnect
 
 from bones import bots
 from bones.bots import Bot
 from bones.server.brains import Brains
+from bones.server.cluster import RENEW, CallError, Cluster, Elsewhere, RemoteSocket, Socket
 from bones.server.fleet import Fleet
 from bones.server.metrics import Metrics
 from bones.server.protocol import (
@@ -41,6 +43,7 @@ from bones.server.protocol import (
     Hint,
     HintMessage,
     HumanSeat,
+    Joined,
     Move,
     Ping,
     Pong,
@@ -135,7 +138,7 @@ class _Bucket:
 
 @dataclass(eq=False)
 class _Conn:
-    ws: WebSocket
+    ws: Socket
     seat: int | None
     address: str
     bucket: _Bucket
@@ -160,6 +163,10 @@ class _Live:
     (or logged) again."""
     failures: int = 0
     """Store writes refused in a row: the pause before the bots try again grows."""
+    lost: bool = False
+    """Another process holds the table now: this one no longer changes it."""
+    listed: str | None = None
+    """What the shared list of tables shows of it (several processes)."""
     idle_since: float = field(default_factory=time.monotonic)
 
     def bot(self, seat: int) -> Bot:
@@ -210,6 +217,13 @@ class Hub:
         self.addresses: dict[str, _Bucket] = {}
         self.sockets: dict[str, int] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.cluster: Cluster | None = None
+        """With Redis: this process among the others (``cluster.py``)."""
+        if settings.redis:
+            self.cluster = Cluster(settings.redis)
+            self.cluster.on_open = self._remote
+            self.cluster.on_call = self._called
+        self._keeper: asyncio.Task[None] | None = None
 
     async def _read(self, call: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.readers,
@@ -228,7 +242,19 @@ class Hub:
     async def load(self) -> None:
         """Rebuild every unfinished table from the store and set its bots and timers going;
         a table whose last move was stored without its end (a crash between the two, in
-        a store written before they were one transaction) is finished now."""
+        a store written before they were one transaction) is finished now. With other
+        processes, list them as unfinished instead: whichever process finds one without
+        a holder first takes it."""
+        if self.cluster is not None:
+            await self.cluster.start()
+            await self.cluster.opened(*await self._read(self.store.open_ids))
+            self._keeper = asyncio.create_task(self._keep())
+        else:
+            await self._restore_all()
+        self._sweeper = asyncio.create_task(self._sweep())
+        self.brains.warm()
+
+    async def _restore_all(self) -> None:
         for saved in await self._read(self.store.open_tables):
             try:
                 table = Table.restore(saved)
@@ -240,8 +266,6 @@ class Hub:
                 continue
             live = self.tables[table.id] = _Live(table, list(saved.events))
             await self._begin(live)
-        self._sweeper = asyncio.create_task(self._sweep())
-        self.brains.warm()
 
     async def ready(self) -> bool:
         """Whether this server can take players: its tables are loaded and the store
@@ -255,10 +279,14 @@ class Hub:
         return True
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-        for live in self.tables.values():
-            live.stop()
+        """Stop; with other processes, hand this one's tables over to them at once."""
+        for task in (self._sweeper, self._keeper):
+            if task is not None:
+                task.cancel()
+        for table_id in list(self.tables):
+            await self._drop(table_id)
+        if self.cluster is not None:
+            await self.cluster.close()
         self.readers.shutdown(wait=False, cancel_futures=True)
         self.brains.close()
 
@@ -286,12 +314,16 @@ class Hub:
 
     async def _open(self, table: Table, creator: str | None) -> _Live:
         """Store a new table, deal if every seat is taken, and set its bots going."""
+        if self.cluster is not None:
+            await self.cluster.claim(table.id)
         try:
             self._write(self.store.create, table.id, table.config(),
                         [s.stored() for s in table.seats])
         except Exception as error:
             log.warning("the store refused a new table: %s", error)
             raise Unavailable("the table could not be saved just now; try again") from None
+        if self.cluster is not None:
+            await self.cluster.opened(table.id)
         live = self.tables[table.id] = _Live(table, creator=creator)
         await self._begin(live)
         return live
@@ -352,8 +384,20 @@ class Hub:
                           "from one address; finish or leave one first")
 
     async def join(self, table_id: str, name: str, seat: int | None,
-                   invite: str | None = None) -> tuple[Table, int, str]:
-        live = await self.live(table_id)
+                   invite: str | None = None) -> Joined:
+        """Take a free human seat (at whichever process holds the table): the seat, its
+        token and the link to share. Raises ``KeyError`` (no such table), ``TableError``
+        (private, or no free seat) or ``ValueError`` (the seat was just taken)."""
+        try:
+            live = await self.live(table_id)
+        except Elsewhere as away:
+            assert self.cluster is not None
+            try:
+                joined = await self.cluster.call(away.owner, "join", table=table_id, name=name,
+                                                 seat=seat, invite=invite)
+            except CallError as error:
+                raise _uncalled(error) from None
+            return Joined.model_validate(joined)
         if live is None:
             raise KeyError(f"no open table {table_id!r}")
         token = secrets.token_urlsafe(24)
@@ -374,28 +418,130 @@ class Hub:
             self._start_away(live, number)
             await self._broadcast(live, [])
             self._schedule(live)
-        return table, number, token
+        return Joined(table=table.info(), seat=number, token=token, invite=invite_link(table))
+
+    async def info(self, table_id: str) -> TableInfo | None:
+        """What anyone may know of the table, from whichever process holds it."""
+        try:
+            live = await self.live(table_id)
+        except Elsewhere as away:
+            assert self.cluster is not None
+            try:
+                return TableInfo.model_validate(
+                    await self.cluster.call(away.owner, "info", table=table_id))
+            except CallError:
+                return None
+        return None if live is None else live.table.info()
+
+    async def public_tables(self, limit: int, offset: int) -> list[TableInfo]:
+        """Public tables not yet over, newest first: this process's, or with others
+        every process's (the shared list)."""
+        if self.cluster is None:
+            tables = [t.table.info() for t in list(self.tables.values())
+                      if t.table.status != "over" and t.table.invite is None]
+        else:
+            tables = [TableInfo.model_validate_json(text)
+                      for text in await self.cluster.listing()]
+        tables.sort(key=lambda t: t.created, reverse=True)
+        return tables[offset:offset + limit]
 
     async def live(self, table_id: str) -> _Live | None:
         """The table in memory, or read back from the store (a finished one is kept
-        only while it is watched)."""
+        only while it is watched). With other processes, a table is read back only by
+        the process that takes its lease; ``Elsewhere`` if another holds it."""
         live = self.tables.get(table_id)
         if live is not None or len(table_id) > 32:
             return live
+        if self.cluster is not None and not await self.cluster.claim(table_id):
+            owner = await self.cluster.owner(table_id)
+            if owner is not None and owner != self.cluster.me:
+                raise Elsewhere(owner)
+            return self.tables.get(table_id)
         saved = await self._read(self.store.table, table_id)
-        if saved is None:
-            return None
         live = self.tables.get(table_id)  # another request may have read it meanwhile
-        if live is None:
-            table = Table.restore(saved)
-            if table.status != "over":
-                return None  # expired waiting, or not this server's to run
-            live = self.tables[table_id] = _Live(table, list(saved.events))
+        if live is not None:
+            return live
+        table = None if saved is None else Table.restore(saved)
+        if saved is None or table is None or (saved.finished and table.status != "over"):
+            if self.cluster is not None:  # no such table, or it expired waiting
+                await self.cluster.release(table_id)
+            return None
+        if table.status != "over" and self.cluster is None:
+            return None  # not this server's to run: it would have loaded it
+        live = self.tables[table_id] = _Live(table, list(saved.events))
+        if table.status == "over":
+            if not saved.finished:  # its end was not stored with its last move (old store)
+                self._write(self.store.finish, table.id, table.game())
+            if self.cluster is not None:
+                await self.cluster.closed(table_id)
+        else:
+            await self._begin(live)
         return live
+
+    # -- other processes -----------------------------------------------------------------
+
+    def _remote(self, ws: RemoteSocket, opened: dict[str, Any]) -> None:
+        """A client of a table held here reached another process: serve it as if here."""
+        assert self.cluster is not None
+        cluster = self.cluster
+
+        async def serve() -> None:
+            try:
+                await self._serve(ws, opened["table"], opened["token"], opened["address"])
+            except Elsewhere:
+                await ws.close(1012, "the table moved to another server: reconnect")
+            finally:
+                cluster.remotes.pop(ws.conn, None)
+
+        cluster._spawn(serve())
+
+    async def _called(self, message: dict[str, Any]) -> Any:
+        """Another process asks for something of a table held here."""
+        args = message["args"]
+        if message["method"] == "join":
+            try:
+                joined = await self.join(args["table"], args["name"], args["seat"],
+                                         args["invite"])
+            except TableError as error:
+                raise CallError(str(error), error.code) from None
+            except ValueError as error:
+                raise CallError(str(error), "taken") from None
+            except KeyError as error:
+                raise CallError(str(error.args[0]), "missing") from None
+            return joined.model_dump(mode="json")
+        info = await self.info(args["table"])
+        if info is None:
+            raise CallError(f"no table {args['table']!r}", "missing")
+        return info.model_dump(mode="json")
+
+    async def _keep(self) -> None:
+        """Every second: show this process is alive, renew its leases (dropping the
+        tables whose lease is gone), take tables nobody holds, and let go of sockets
+        whose relaying process died."""
+        assert self.cluster is not None
+        cluster = self.cluster
+        while True:
+            try:
+                await cluster.beat()
+                for table_id in await cluster.renew(list(self.tables)):
+                    log.warning("table %s: its lease is gone; another process runs it",
+                                table_id)
+                    await self._drop(table_id, release=False)
+                for table_id in await cluster.orphans():
+                    with contextlib.suppress(Elsewhere):
+                        await self.live(table_id)
+                relays = {r.relay for r in cluster.remotes.values()}
+                dead = relays - await cluster.alive(relays)
+                for remote in list(cluster.remotes.values()):
+                    if remote.relay in dead:
+                        remote.inbox.put_nowait({"type": "websocket.disconnect"})
+            except Exception:
+                log.exception("keeping this process's tables failed")
+            await asyncio.sleep(RENEW)
 
     # -- connections ---------------------------------------------------------------------
 
-    async def connect(self, ws: WebSocket, table_id: str, token: str | None,
+    async def connect(self, ws: Socket, table_id: str, token: str | None,
                       address: str) -> None:
         """Serve one WebSocket: a seat (with its token) or a spectator (without)."""
         if self.sockets.get(address, 0) >= self.settings.sockets_per_address:
@@ -410,10 +556,15 @@ class Hub:
             if not self.sockets[address]:
                 del self.sockets[address]
 
-    async def _serve(self, ws: WebSocket, table_id: str, token: str | None,
+    async def _serve(self, ws: Socket, table_id: str, token: str | None,
                      address: str) -> None:
         await ws.accept()
-        live = await self.live(table_id)
+        try:
+            live = await self.live(table_id)
+        except Elsewhere as away:
+            assert self.cluster is not None
+            await self.cluster.relay(ws, away.owner, table_id, token, address)
+            return
         if live is None:
             await self._refuse(ws, 4404, f"no open table {table_id!r}")
             return
@@ -461,7 +612,7 @@ class Hub:
             if not live.conns:
                 live.idle_since = time.monotonic()
 
-    async def _refuse(self, ws: WebSocket, code: int, message: str) -> None:
+    async def _refuse(self, ws: Socket, code: int, message: str) -> None:
         error = ErrorMessage(code="unavailable" if code == 4429 else "bad_message",
                              message=message)
         await ws.send_text(error.model_dump_json())
@@ -598,6 +749,13 @@ class Hub:
         game = table.game() if table.status == "over" else None
         try:
             self._write(self.store.append, table.id, table.logged, entries, game)
+        except IntegrityError as error:
+            if self.cluster is None:
+                raise
+            log.warning("table %s: another process wrote its log (%s); dropping it here",
+                        table.id, type(error).__name__)
+            await self._drop(table.id, release=False)
+            return False
         except Exception as error:
             live.failures += 1
             log.warning("table %s: the store refused a change (%s); back to the stored log",
@@ -608,6 +766,8 @@ class Hub:
         live.log += [Event(table.logged + n, kind, seat, data)
                      for n, (kind, seat, data) in enumerate(entries)]
         table.logged += len(entries)
+        if game is not None and self.cluster is not None:
+            await self.cluster.closed(table.id)
         return True
 
     @staticmethod
@@ -628,6 +788,17 @@ class Hub:
         public = (live.table.info(), live.table.reveal())
         for conn in list(live.conns):
             await self._send(live, conn, actions, public)
+        if self.cluster is not None and public[0].public:
+            await self._list(live, public[0])
+
+    async def _list(self, live: _Live, info: TableInfo) -> None:
+        """Keep the shared list of public tables up to date, when what it shows changed."""
+        assert self.cluster is not None
+        shown = (None if info.status == "over" else
+                 info.model_dump_json(include={"status", "seats", "round", "scores"}))
+        if shown != live.listed:
+            live.listed = shown
+            await self.cluster.show(None if shown is None else info.model_dump_json(), info.id)
 
     async def _send(self, live: _Live, conn: _Conn, actions: list[Action],
                     public: tuple[TableInfo, dict[str, Any] | None] | None = None) -> None:
@@ -659,6 +830,8 @@ class Hub:
         if live.turn_task is not None:
             live.turn_task.cancel()
             live.turn_task = None
+        if live.lost:
+            return
         table = live.table
         status = table.status
         pause = min(10.0, 0.25 * 2 ** live.failures) if live.failures else 0.0
@@ -724,7 +897,7 @@ class Hub:
         await self._later(delay, live, ready, seq)
 
     def _start_away(self, live: _Live, seat: int) -> None:
-        if live.table.seats[seat].connected or seat in live.away:
+        if live.table.seats[seat].connected or seat in live.away or live.lost:
             return
         live.away[seat] = asyncio.create_task(self._replace(live, seat))
 
@@ -755,17 +928,29 @@ class Hub:
             table = live.table
             if (table.status == "over" and not live.conns
                     and now - live.idle_since >= self.settings.linger):
-                self._drop(table_id)
+                await self._drop(table_id)
             elif (table.status == "waiting"
                   and (wall - table.created).total_seconds() >= self.settings.waiting_ttl):
                 self._write(self.store.expire, table_id)
-                for conn in list(live.conns):
-                    with contextlib.suppress(Exception):
-                        await conn.ws.close(code=4410, reason="the table waited too long")
-                self._drop(table_id)
+                if self.cluster is not None:
+                    await self.cluster.closed(table_id)
+                await self._drop(table_id, 4410, "the table waited too long")
 
-    def _drop(self, table_id: str) -> None:
-        self.tables.pop(table_id).stop()
+    async def _drop(self, table_id: str, code: int = 1012,
+                    reason: str = "the table moved to another server: reconnect", *,
+                    release: bool = True) -> None:
+        """Forget a table here: call off its timers, close its sockets with ``code``
+        and let another process take it (``release``: give its lease back now)."""
+        live = self.tables.pop(table_id, None)
+        if live is None:
+            return
+        live.stop()
+        live.lost = True
+        for conn in list(live.conns):
+            with contextlib.suppress(Exception):
+                await conn.ws.close(code=code or 1000, reason=reason)
+        if self.cluster is not None and release:
+            await self.cluster.release(table_id)
 
     # -- figures -------------------------------------------------------------------------
 
@@ -781,6 +966,15 @@ class Hub:
         return {"moves": self.moves, "tables": len(self.tables), "samples": len(samples),
                 "latency_ms": {"median": _ms(at(0.5)), "p99": _ms(at(0.99)),
                                "max": _ms(samples[-1] if samples else None)}}
+
+
+def _uncalled(error: CallError) -> Exception:
+    """The error another process's join raised, as ``join`` raises it here."""
+    if error.code == "taken":
+        return ValueError(str(error))
+    if error.code == "missing":
+        return KeyError(str(error))
+    return TableError(error.code, str(error))
 
 
 def _ms(seconds: float | None) -> float | None:

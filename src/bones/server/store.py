@@ -269,6 +269,11 @@ class Store:
                 select(TableRow).where(TableRow.finished.is_(None)).order_by(TableRow.created))
             return [self._saved(session, row) for row in rows]
 
+    def open_ids(self) -> list[str]:
+        """The ids of every table whose match is not over."""
+        with Session(self.engine) as session:
+            return list(session.scalars(select(TableRow.id).where(TableRow.finished.is_(None))))
+
     def table(self, table_id: str) -> SavedTable | None:
         with Session(self.engine) as session:
             row = session.get(TableRow, table_id)

@@ -1,0 +1,332 @@
+"""Many server processes, one site (``--redis``): which process runs which table, and
+how a socket that reached another process is served.
+
+A table in a process's memory is that process's by a lease in Redis
+(``bones:lease:{id}``), renewed every ``RENEW`` seconds and gone ``LEASE`` seconds after
+the last renewal: only the holder changes the table and writes its log. The log fences
+a holder that lost its lease without knowing it (a long pause, a partition): its next
+write takes a (table, sequence) number the new holder has written, the store refuses it
+and the process drops the table.
+
+A socket may reach any process. When another process holds the table, this one relays:
+it passes the client's frames to the holder and the holder's messages back, through
+each process's Redis channel (``bones:proc:{name}``). When a holder dies its leases run
+out, the other processes (each looks every ``RENEW`` seconds for unfinished tables
+nobody holds) take its tables from the store, and the relays close their sockets with
+1012 so the clients come back, to the new holder. The same channels carry the few
+calls one process makes of another (joining a seat, a table's information).
+
+Unfinished tables are listed in the set ``bones:open``; public ones that wait or play
+in the hash ``bones:listing``, so every process lists the same tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, cast
+
+import redis
+import redis.asyncio as aioredis
+
+__all__ = ["LEASE", "RENEW", "Cluster", "Elsewhere", "RemoteSocket", "Socket"]
+
+log = logging.getLogger("bones.server")
+
+LEASE = 3.0
+"""Seconds a lease (and a process's sign of life) lasts without renewal."""
+RENEW = 1.0
+"""Seconds between renewals, and between looks for tables nobody holds."""
+OPEN, LISTING = "bones:open", "bones:listing"
+_RENEW = """
+local kept = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('get', key) == ARGV[1] then
+    redis.call('pexpire', key, ARGV[2])
+    kept[#kept + 1] = i
+  end
+end
+return kept"""
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0"""
+
+
+def _lease(table_id: str) -> str:
+    return f"bones:lease:{table_id}"
+
+
+def _channel(process: str) -> str:
+    return f"bones:proc:{process}"
+
+
+class Socket(Protocol):
+    """What the hub needs of a WebSocket: Starlette's, or a relayed one."""
+
+    async def accept(self) -> None: ...
+
+    async def receive(self) -> Any: ...
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+class Elsewhere(Exception):
+    """Another process holds the table."""
+
+    def __init__(self, owner: str) -> None:
+        super().__init__(f"the table is held by {owner}")
+        self.owner = owner
+
+
+class RemoteSocket:
+    """A client's socket on another process, as the table's holder sees it: frames come
+    in through the holder's channel, messages go out through the relay's."""
+
+    def __init__(self, cluster: Cluster, conn: str, relay: str) -> None:
+        self.cluster, self.conn, self.relay = cluster, conn, relay
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def accept(self) -> None:
+        """The relay accepted the socket already."""
+
+    async def receive(self) -> dict[str, Any]:
+        return await self.inbox.get()
+
+    async def send_text(self, data: str) -> None:
+        await self.cluster.send(self.relay, {"kind": "text", "conn": self.conn, "text": data})
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        await self.cluster.send(self.relay, {"kind": "close", "conn": self.conn, "code": code,
+                                             "reason": reason or ""})
+
+
+Handler = Callable[[dict[str, Any]], Awaitable[Any]]
+
+
+class Cluster:
+    """This process's part in a site of several: its leases, its channel, its relays."""
+
+    def __init__(self, url: str) -> None:
+        self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self.redis = aioredis.Redis.from_url(url, decode_responses=True)
+        self._listener = aioredis.Redis.from_url(url, decode_responses=True)
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+        self.boxes: dict[str, asyncio.Queue[dict[str, Any]]] = {}
+        """Messages for each relayed socket here: the holder's, to pass to the client."""
+        self.remotes: dict[str, RemoteSocket] = {}
+        """Sockets on other processes of tables held here."""
+        self.calls: dict[str, asyncio.Future[Any]] = {}
+        self.on_open: Callable[[RemoteSocket, dict[str, Any]], None] | None = None
+        self.on_call: Handler | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- leases and the shared lists -----------------------------------------------------
+
+    async def claim(self, table_id: str) -> bool:
+        """Hold the table, if nobody does."""
+        return bool(await self.redis.set(_lease(table_id), self.me, nx=True,
+                                         px=int(LEASE * 1000)))
+
+    async def owner(self, table_id: str) -> str | None:
+        return cast(str | None, await self.redis.get(_lease(table_id)))
+
+    async def renew(self, table_ids: list[str]) -> list[str]:
+        """Renew this process's leases; the tables whose lease it no longer holds."""
+        if not table_ids:
+            return []
+        kept = await self._renew(keys=[_lease(t) for t in table_ids],
+                                 args=[self.me, int(LEASE * 1000)])
+        held = {table_ids[i - 1] for i in kept}
+        return [t for t in table_ids if t not in held]
+
+    async def release(self, table_id: str) -> None:
+        with contextlib.suppress(redis.RedisError):
+            await self._release(keys=[_lease(table_id)], args=[self.me])
+
+    async def orphans(self) -> list[str]:
+        """Unfinished tables nobody holds."""
+        ids = sorted(cast(set[str], await self.redis.smembers(OPEN)))
+        if not ids:
+            return []
+        owners = await self.redis.mget([_lease(t) for t in ids])
+        return [t for t, owner in zip(ids, owners, strict=True) if owner is None]
+
+    async def opened(self, *table_ids: str) -> None:
+        if table_ids:
+            await self.redis.sadd(OPEN, *table_ids)
+
+    async def closed(self, table_id: str) -> None:
+        pipe = self.redis.pipeline()
+        pipe.srem(OPEN, table_id)
+        pipe.hdel(LISTING, table_id)
+        await pipe.execute()
+
+    async def show(self, info: str | None, table_id: str) -> None:
+        """Show (``info``: its TableInfo as JSON) or hide a table in the shared list."""
+        if info is None:
+            await self.redis.hdel(LISTING, table_id)
+        else:
+            await self.redis.hset(LISTING, table_id, info)
+
+    async def listing(self) -> list[str]:
+        shown = cast(dict[str, str], await self.redis.hgetall(LISTING))
+        return list(shown.values())
+
+    # -- processes' channels -------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Listen on this process's channel and show it is alive."""
+        pubsub = self._listener.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(_channel(self.me))
+        await self.beat()
+        self._spawn(self._listen(pubsub))
+
+    async def beat(self) -> None:
+        """This process is alive (for ``LEASE`` seconds)."""
+        await self.redis.set(f"bones:alive:{self.me}", 1, px=int(LEASE * 1000))
+
+    async def alive(self, processes: set[str]) -> set[str]:
+        """Those of ``processes`` still alive."""
+        names = sorted(processes)
+        if not names:
+            return set()
+        seen = await self.redis.mget([f"bones:alive:{p}" for p in names])
+        return {p for p, s in zip(names, seen, strict=True) if s is not None}
+
+    async def send(self, process: str, message: dict[str, Any]) -> None:
+        await self.redis.publish(_channel(process), json.dumps(message))
+
+    async def call(self, process: str, method: str, timeout: float = 5.0,
+                   **args: Any) -> Any:
+        """Ask ``process`` to do something; its answer, or its error raised here."""
+        call_id = secrets.token_hex(8)
+        answer = self.calls[call_id] = asyncio.get_running_loop().create_future()
+        try:
+            await self.send(process, {"kind": "call", "id": call_id, "from": self.me,
+                                      "method": method, "args": args})
+            async with asyncio.timeout(timeout):
+                return await answer
+        finally:
+            self.calls.pop(call_id, None)
+
+    async def _listen(self, pubsub: Any) -> None:
+        while True:
+            try:
+                message = await pubsub.get_message(timeout=5.0)
+            except redis.RedisError as error:
+                log.warning("this process's channel failed: %s", error)
+                await asyncio.sleep(1)
+                continue
+            if message is not None:
+                try:
+                    self._dispatch(json.loads(message["data"]))
+                except Exception:
+                    log.exception("a message between processes was not understood")
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        kind = message["kind"]
+        if kind in ("text", "close"):
+            box = self.boxes.get(message["conn"])
+            if box is not None:
+                box.put_nowait(message)
+        elif kind in ("frame", "gone"):
+            remote = self.remotes.get(message["conn"])
+            if remote is not None:
+                remote.inbox.put_nowait(
+                    {"type": "websocket.receive", "text": message["text"]} if kind == "frame"
+                    else {"type": "websocket.disconnect"})
+        elif kind == "open" and self.on_open is not None:
+            remote = self.remotes[message["conn"]] = RemoteSocket(self, message["conn"],
+                                                                 message["from"])
+            self.on_open(remote, message)
+        elif kind == "call" and self.on_call is not None:
+            self._spawn(self._answer(message, self.on_call))
+        elif kind == "reply":
+            waiting = self.calls.get(message["id"])
+            if waiting is not None and not waiting.done():
+                if "error" in message:
+                    waiting.set_exception(CallError(message["error"], message["code"]))
+                else:
+                    waiting.set_result(message["value"])
+
+    async def _answer(self, message: dict[str, Any], handler: Handler) -> None:
+        reply: dict[str, Any] = {"kind": "reply", "id": message["id"]}
+        try:
+            reply["value"] = await handler(message)
+        except CallError as error:
+            reply.update(error=str(error), code=error.code)
+        except Exception as error:
+            log.exception("a call from another process failed")
+            reply.update(error=str(error), code="internal")
+        await self.send(message["from"], reply)
+
+    def _spawn(self, job: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- relaying a socket to the table's holder -----------------------------------------
+
+    async def relay(self, ws: Socket, owner: str, table_id: str, token: str | None,
+                    address: str) -> None:
+        """Serve a client whose table another process holds, until either side closes,
+        or the holder is gone (then close with 1012: the client comes back)."""
+        conn = secrets.token_hex(8)
+        box = self.boxes[conn] = asyncio.Queue()
+        try:
+            await self.send(owner, {"kind": "open", "conn": conn, "from": self.me,
+                                    "table": table_id, "token": token, "address": address})
+            inward = asyncio.ensure_future(self._inward(ws, owner, conn))
+            outward = asyncio.ensure_future(self._outward(ws, box, owner, table_id))
+            await asyncio.wait([inward, outward], return_when=asyncio.FIRST_COMPLETED)
+            for task in (inward, outward):
+                task.cancel()
+        finally:
+            del self.boxes[conn]
+            with contextlib.suppress(Exception):
+                await self.send(owner, {"kind": "gone", "conn": conn})
+
+    async def _inward(self, ws: Socket, owner: str, conn: str) -> None:
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            await self.send(owner, {"kind": "frame", "conn": conn, "text": frame.get("text")})
+
+    async def _outward(self, ws: Socket, box: asyncio.Queue[dict[str, Any]], owner: str,
+                       table_id: str) -> None:
+        while True:
+            try:
+                message = await asyncio.wait_for(box.get(), 2 * RENEW)
+            except TimeoutError:
+                if await self.owner(table_id) != owner:
+                    await ws.close(1012, "the table moved to another server: reconnect")
+                    return
+                continue
+            if message["kind"] == "close":
+                await ws.close(message["code"], message["reason"])
+                return
+            await ws.send_text(message["text"])
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await self.redis.delete(f"bones:alive:{self.me}")
+
+
+class CallError(Exception):
+    """A call another process refused: ``code`` says why (as a ``TableError``'s)."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code

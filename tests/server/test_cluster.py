@@ -1,0 +1,97 @@
+"""Several server processes, one site (``--db postgresql://… --redis redis://…``): three
+app processes and two bot workers on loopback. A seat's socket may reach any process;
+one process holds each table; when it is killed another takes the table over and the
+match goes on, no move lost or doubled."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from bones import Match
+from tests.server.live import Message, Server, Worker, play_all, play_out
+
+
+@pytest.fixture
+def site(postgres_url: str, redis_url: str) -> Iterator[list[Server]]:
+    flags = {"redis": redis_url, "bot-workers": 0}
+    servers = [Server(postgres_url, limits=flags) for _ in range(3)]
+    workers = [Worker(redis_url), Worker(redis_url)]
+    try:
+        for server in servers:
+            server.start()
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+        for worker in workers:
+            worker.stop()
+
+
+def _seen(messages: list[Message]) -> list[tuple[int, str]]:
+    """Every move a client was told of, in order."""
+    return [(a["seat"], a["move"]) for m in messages if m["type"] == "state"
+            for a in m["actions"]]
+
+
+def test_players_on_different_processes_play_a_match(site: list[Server]) -> None:
+    a, b, c = site
+    made = a.create("draw", [{"kind": "human", "name": "Ann"}, {"kind": "human"}],
+                    options={"target": 50}, public=True)
+    table = made["table"]["id"]
+    ben = b.join(table, "Ben")  # asked of B, done by A, which holds the table
+    assert ben["seat"] == 1
+    assert [t["id"] for t in c.get("/api/tables")] == [table], "C lists A's public table"
+    assert c.get(f"/api/tables/{table}")["seats"][1]["name"] == "Ben"
+    spectator = c.socket(table)
+    players = [a.socket(table, made["token"]), b.socket(table, ben["token"])]
+    finals = play_all(players, seed=11, timeout=180)
+    assert all(f["table"]["status"] == "over" for f in finals)
+    record = c.get(f"/api/games/{table}/record")
+    match = Match.from_record(record)
+    assert match.is_over
+    spectator.until(lambda m: m["type"] == "state" and m["table"]["status"] == "over")
+    played = [(seat, move) for rnd in match.rounds for seat, move in rnd.view(0).history]
+    assert _seen(spectator.received) == played, "the spectator missed a move, or saw one twice"
+    assert c.get("/api/tables") == [], "a finished table leaves the shared list"
+
+
+def _play_through(servers: list[Server], table: str, token: str, rng: random.Random,
+                  timeout: float = 240) -> tuple[Message, int]:
+    """Play one seat to the end, coming back through any live process whenever the
+    socket drops; the last state and how many times it came back."""
+    deadline, returns = time.monotonic() + timeout, 0
+    while time.monotonic() < deadline:
+        alive = [s for s in servers if s.process is not None and s.process.poll() is None]
+        try:
+            return play_out(rng.choice(alive).socket(table, token), rng,
+                            timeout=deadline - time.monotonic()), returns
+        except (ConnectionClosed, InvalidStatus, OSError):
+            returns += 1
+            time.sleep(0.2)
+    raise AssertionError("the match did not end")
+
+
+def test_another_process_takes_over_a_killed_one_s_table(site: list[Server]) -> None:
+    a, b, c = site
+    made = a.create("kozel", [{"kind": "human", "name": "Ann"},
+                              {"kind": "bot", "level": "hard"},
+                              {"kind": "bot", "level": "medium"},
+                              {"kind": "bot", "level": "hard"}], options={"target": None})
+    table = made["table"]["id"]
+    ann = b.socket(table, made["token"])  # relayed: A holds the table
+    rng = random.Random(4)
+    state: dict[str, Any] = play_out(ann, rng, stop=lambda m: len(m["view"].get("history",
+                                                                                  [])) >= 6)
+    assert state["table"]["status"] == "playing"
+    a.kill()  # SIGKILL, mid-round
+    final, _ = _play_through([b, c], table, made["token"], rng)
+    assert final["table"]["status"] == "over"
+    record = b.get(f"/api/games/{table}/record")
+    match = Match.from_record(record)  # every move replays: none lost, none doubled
+    assert match.is_over
