@@ -135,8 +135,9 @@ def my_turn(message: Message) -> bool:
 
 
 def play_out(client: Client, rng: random.Random, stop: Callable[[Message], bool] | None = None,
-             timeout: float = 90) -> Message:
-    """Play random legal moves and say ready between rounds until the match is over."""
+             timeout: float = 90, pace: float = 0.0) -> Message:
+    """Play random legal moves and say ready between rounds until the match is over;
+    ``pace``: the mean pause before a move, in seconds (± all of it)."""
     deadline = time.monotonic() + timeout
     seen = [m for m in client.received if m["type"] == "state"]
     message = seen[-1] if seen else client.recv(timeout)  # answer what came before, first
@@ -152,6 +153,7 @@ def play_out(client: Client, rng: random.Random, stop: Callable[[Message], bool]
         if status == "between" and message["you"] not in message["table"]["ready"]:
             client.send({"v": 1, "type": "ready"})
         elif my_turn(message):
+            time.sleep(rng.uniform(0, 2 * pace))
             move = rng.choice(message["view"]["legal_moves"])
             client.send({"v": 1, "type": "move", "move": move})
         message = client.recv(max(0.1, deadline - time.monotonic()))

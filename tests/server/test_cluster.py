@@ -95,3 +95,19 @@ def test_another_process_takes_over_a_killed_one_s_table(site: list[Server]) -> 
     record = b.get(f"/api/games/{table}/record")
     match = Match.from_record(record)  # every move replays: none lost, none doubled
     assert match.is_over
+
+
+def test_a_stopped_process_hands_its_tables_over(site: list[Server]) -> None:
+    """SIGTERM: the process gives its leases back as it goes, and its clients come back
+    to whichever process takes the table."""
+    a, b, c = site
+    made = a.create("draw", [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "hard"}],
+                    options={"target": None})
+    table = made["table"]["id"]
+    rng = random.Random(8)
+    play_out(a.socket(table, made["token"]), rng,
+             stop=lambda m: len(m["view"].get("history", [])) >= 2)
+    a.stop()
+    final, returns = _play_through([b, c], table, made["token"], rng)
+    assert final["table"]["status"] == "over"
+    assert Match.from_record(c.get(f"/api/games/{table}/record")).is_over

@@ -290,6 +290,8 @@ class Cluster:
             await asyncio.wait([inward, outward], return_when=asyncio.FIRST_COMPLETED)
             for task in (inward, outward):
                 task.cancel()
+            # Either side closing ends the relay: a socket gone mid-send is no error.
+            await asyncio.gather(inward, outward, return_exceptions=True)
         finally:
             del self.boxes[conn]
             with contextlib.suppress(Exception):

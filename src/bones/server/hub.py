@@ -464,6 +464,7 @@ class Hub:
         table = None if saved is None else Table.restore(saved)
         if saved is None or table is None or (saved.finished and table.status != "over"):
             if self.cluster is not None:  # no such table, or it expired waiting
+                await self.cluster.closed(table_id)
                 await self.cluster.release(table_id)
             return None
         if table.status != "over" and self.cluster is None:

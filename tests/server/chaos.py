@@ -1,0 +1,261 @@
+"""Chaos at a site of several processes: games with scripted humans and bots while a
+random process (one of three app servers or two bot workers) is killed with SIGKILL
+and started again every few seconds. ``tests/server/test_chaos.py`` runs a short one,
+``bench/chaos.py`` the long one (200 games).
+
+Afterwards every game must have finished, every record replay through the engine, and
+every message any client was sent agree with its finished match (nothing shown was lost
+or doubled) and name no tile its seat could not know.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import redis
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from bones import Match
+from tests.server.knowledge import check_message
+from tests.server.live import Message, Server, Worker, play_out
+
+KINDS: list[tuple[str, dict[str, Any], list[dict[str, Any]]]] = [
+    ("draw", {"target": 50}, [{"kind": "human"}, {"kind": "human"}]),
+    ("block", {"players": 3, "target": None}, [{"kind": "human"}] * 3),
+    ("kozel", {"target": None}, [{"kind": "human"}, {"kind": "bot", "level": "hard"},
+                                 {"kind": "bot", "level": "medium"},
+                                 {"kind": "bot", "level": "easy"}]),
+    ("allfives", {"target": None}, [{"kind": "human"}, {"kind": "bot", "level": "hard"}]),
+    ("kozel", {"target": None}, [{"kind": "human"}, {"kind": "human"},
+                                 {"kind": "bot", "level": "hard"}, {"kind": "human"}]),
+]
+"""The games played, in turn: humans alone, humans and bots, thinking bots included."""
+
+
+@dataclass
+class Report:
+    games: int = 0
+    finished: int = 0
+    kills: list[str] = field(default_factory=list)
+    handovers: list[float] = field(default_factory=list)
+    """Seconds from killing an app process until every table it held had a new holder."""
+    returns: int = 0
+    """Times a client's socket dropped and it came back through another process."""
+    lost_joins: int = 0
+    """Joins done whose answer died with a process: a bot plays the seat."""
+    problems: list[BaseException] = field(default_factory=list)
+    messages: int = 0
+    seconds: float = 0.0
+
+    def lines(self) -> list[str]:
+        over = max(self.handovers) if self.handovers else None
+        return [
+            f"games {self.finished}/{self.games} finished in {self.seconds:.0f} s",
+            f"kills {len(self.kills)} ({', '.join(sorted(set(self.kills)))}), "
+            f"client returns {self.returns}, joins lost with a process {self.lost_joins}, "
+            f"messages checked {self.messages}",
+            "tables taken over after a kill: "
+            + ("none held" if over is None else
+               f"median {statistics.median(self.handovers):.2f} s, max {over:.2f} s "
+               f"over {len(self.handovers)} kills"),
+        ]
+
+
+class Site:
+    """Three app processes and two bot workers on one PostgreSQL and one Redis."""
+
+    def __init__(self, db: str, redis_url: str, flags: dict[str, Any] | None = None) -> None:
+        self.redis_url = redis_url
+        flags = {"redis": redis_url, "bot-workers": 0, **(flags or {})}
+        self.servers = [Server(db, leave_after=5, limits=flags) for _ in range(3)]
+        self.workers: list[Worker] = []
+
+    def start(self) -> Site:
+        for server in self.servers:
+            server.start()
+        self.workers = [Worker(self.redis_url), Worker(self.redis_url)]
+        return self
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
+        for worker in self.workers:
+            worker.stop()
+
+    def alive(self) -> list[Server]:
+        return [s for s in self.servers if s.process is not None and s.process.poll() is None]
+
+    def call(self, rng: random.Random, act: Callable[[Server], Any], tries: int = 40) -> Any:
+        """``act`` at a random live process, again at another while processes die."""
+        for _ in range(tries):
+            try:
+                return act(rng.choice(self.alive()))
+            except (httpx.HTTPError, IndexError):
+                time.sleep(0.25)
+        return act(rng.choice(self.alive()))
+
+
+PACE = 0.15
+"""Seconds a scripted human takes to move, on average: games last long enough to see
+processes die under them."""
+
+
+def _human(site: Site, table: str, token: str, seed: int, deadline: float,
+           seen: list[Message], report: Report) -> None:
+    """One seat played to the end, through whichever processes are alive."""
+    rng = random.Random(seed)
+    while time.monotonic() < deadline:
+        try:
+            client = rng.choice(site.alive()).socket(table, token)
+        except (ConnectionClosed, InvalidStatus, OSError, IndexError):
+            time.sleep(0.25)
+            continue
+        try:
+            last = play_out(client, rng, timeout=max(1.0, deadline - time.monotonic()),
+                            pace=PACE)
+            if last["table"]["status"] == "over":
+                return
+        except (ConnectionClosed, OSError, TimeoutError):
+            report.returns += 1
+        finally:
+            seen.extend(client.received)
+            client.received = []
+            client.close()
+
+
+def _game(site: Site, number: int, deadline: float, report: Report,
+          results: dict[str, list[list[Message]]]) -> None:
+    rng = random.Random(number)
+    variant, options, seats = KINDS[number % len(KINDS)]
+    seats = [dict(s, name=f"C{number}") if n == 0 else s for n, s in enumerate(seats)]
+    made = site.call(rng, lambda s: s.create(variant, seats, options=options))
+    table = made["table"]["id"]
+    tokens = [made["token"]]
+    secret = made["invite"].split("#invite=")[1]
+    for n, seat in enumerate(seats[1:], 1):
+        if seat["kind"] == "human":
+            try:
+                tokens.append(site.call(rng, lambda s, n=n: s.join(
+                    table, f"C{number}-{n}", secret))["token"])
+            except AssertionError:  # joined, but the answer died with a process
+                report.lost_joins += 1
+    seen: list[list[Message]] = [[] for _ in tokens]
+    results[table] = seen
+    players = [threading.Thread(target=_human, args=(site, table, token, number * 10 + i,
+                                                     deadline, seen[i], report))
+               for i, token in enumerate(tokens)]
+    for player in players:
+        player.start()
+    for player in players:
+        player.join()
+
+
+def _holders(client: redis.Redis, keys: list[str] | None = None) -> dict[str, int | None]:
+    """The process id holding each lease (of ``keys``, or of every table)."""
+    keys = [k.decode() for k in client.scan_iter("bones:lease:*")] if keys is None else keys
+    owners = client.mget(keys) if keys else []
+    return {k: None if o is None else int(o.decode().split(":")[1])
+            for k, o in zip(keys, owners, strict=True)}
+
+
+def _unheld(client: redis.Redis, keys: list[str], dead: int) -> bool:
+    """Whether a table of ``keys`` still open waits for a new holder."""
+    open_keys = [k for k in keys if client.sismember("bones:open", k.rsplit(":", 1)[1])]
+    return any(pid in (None, dead) for pid in _holders(client, open_keys).values())
+
+
+def _havoc(site: Site, every: float, stop: threading.Event, report: Report,
+           rng: random.Random) -> None:
+    """Kill a random process every ``every`` seconds (± half) and start it again."""
+    try:
+        _kill_and_restart(site, every, stop, report, rng)
+    except BaseException as error:
+        report.problems.append(error)
+
+
+def _kill_and_restart(site: Site, every: float, stop: threading.Event, report: Report,
+                      rng: random.Random) -> None:
+    client = redis.Redis.from_url(site.redis_url)
+    while not stop.wait(every * rng.uniform(0.5, 1.5)):
+        victim = rng.randrange(len(site.servers) + len(site.workers))
+        if victim < len(site.servers):
+            server = site.servers[victim]
+            assert server.process is not None
+            held = [k for k, pid in _holders(client).items() if pid == server.process.pid]
+            killed = time.monotonic()
+            server.kill()
+            report.kills.append("app")
+            while (held and time.monotonic() - killed < 60
+                   and _unheld(client, held, server.process.pid)):
+                time.sleep(0.05)
+            if held:
+                report.handovers.append(time.monotonic() - killed)
+            server.start()
+        else:
+            index = victim - len(site.servers)
+            site.workers[index].process.kill()
+            site.workers[index].process.wait()
+            report.kills.append("worker")
+            site.workers[index] = Worker(site.redis_url)
+
+
+def run(db: str, redis_url: str, games: int, *, at_once: int = 6, every: float = 3.0,
+        timeout: float = 600, seed: int = 0,
+        progress: Callable[[int], None] | None = None) -> Report:
+    """Play ``games`` games, ``at_once`` at a time, killing a process every ``every``
+    seconds; check every message and record; the report."""
+    report = Report(games=games)
+    site = Site(db, redis_url).start()
+    stop = threading.Event()
+    havoc = threading.Thread(target=_havoc, args=(site, every, stop, report,
+                                                  random.Random(seed)))
+    results: dict[str, list[list[Message]]] = {}
+    started = time.monotonic()
+    try:
+        havoc.start()
+        deadline = started + timeout
+        queue = list(range(games))
+        lock = threading.Lock()
+
+        def player() -> None:
+            while True:
+                with lock:
+                    if not queue:
+                        return
+                    number = queue.pop(0)
+                try:
+                    _game(site, number + seed * games, deadline, report, results)
+                except BaseException as error:
+                    report.problems.append(error)
+                if progress is not None:
+                    progress(1)
+
+        threads = [threading.Thread(target=player) for _ in range(at_once)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        stop.set()
+        havoc.join()
+        report.seconds = time.monotonic() - started
+        for table, seen in results.items():
+            record = site.call(random.Random(0),
+                               lambda s, t=table: s.get(f"/api/games/{t}/record"))
+            match = Match.from_record(record)  # every move replays: none lost or doubled
+            report.finished += match.is_over
+            for messages in seen:
+                for message in messages:
+                    if message["type"] == "state":
+                        check_message(message, match)
+                        report.messages += 1
+    finally:
+        stop.set()
+        site.stop()
+    return report
