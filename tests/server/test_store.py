@@ -129,3 +129,21 @@ def _recount(store: Store, kept: list[Any]) -> None:
                         row[i] += value
         counted = {(g, k): [n, w, lo, p] for g, k, n, w, lo, p in store.totals(name)}
         assert counted == expected
+
+
+def test_servers_starting_at_once_make_the_schema_once(postgres_url: str) -> None:
+    """Several processes of one site open an empty database at the same moment."""
+    errors: list[BaseException] = []
+
+    def open_store() -> None:
+        try:
+            Store(postgres_url).ping()
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=open_store) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []

@@ -36,6 +36,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Dialect, Engine
@@ -170,7 +171,10 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = _engine(url)
-        _Base.metadata.create_all(self.engine)
+        with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":  # several servers start at once
+                connection.execute(text("SELECT pg_advisory_xact_lock(20261201)"))
+            _Base.metadata.create_all(connection)
         self._index_old_games()
 
     def create(self, table_id: str, config: dict[str, Any],
