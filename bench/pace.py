@@ -221,10 +221,13 @@ async def _table(kind: str, urls: list[str], figures: Figures, rng: random.Rando
         opened = [await s for s in sockets]
         sent: list[dict[str, float]] = [{} for _ in opened]
         try:
-            await asyncio.gather(*(
-                _human(ws, figures, random.Random(rng.random()),
-                       [sent[j] for j in range(len(opened)) if j != i], sent[i], stop)
-                for i, ws in enumerate(opened)))
+            async with asyncio.timeout(max(0.0, stop - time.monotonic()) + 5):
+                await asyncio.gather(*(
+                    _human(ws, figures, random.Random(rng.random()),
+                           [sent[j] for j in range(len(opened)) if j != i], sent[i], stop)
+                    for i, ws in enumerate(opened)))
+        except TimeoutError:
+            pass  # the run is over; a table still waiting for a move is left
         finally:
             for ws in opened:
                 await ws.close()
@@ -296,7 +299,7 @@ def level(kind: str, processes: int, tables: int, seconds: float) -> dict[str, A
     return {"kind": kind, "processes": processes, "tables": tables, **result,
             "moves_per_s": result["moves"] / seconds,
             "app_cpu": (apps1 - apps0) / elapsed, "bot_cpu": (bots1 - bots0) / elapsed,
-            "limit": 2 / bots_per_table if bots_per_table > 0 else float("nan")}
+            "limit": 2 / bots_per_table if kind == "kozel" and bots_per_table > 0 else None}
 
 
 def main() -> None:
@@ -332,7 +335,8 @@ def show(console: Console, rows: list[dict[str, Any]]) -> None:
     for r in rows:
         out.add_row(str(r["processes"]), str(r["tables"]), f"{r['moves_per_s']:.0f}",
                     f"{r['p50_ms']:.1f}", f"{r['p99_ms']:.1f}", f"{r['lag_p99_ms']:.1f}",
-                    f"{r['app_cpu']:.2f}", f"{r['bot_cpu']:.2f}", f"{r['limit']:.0f}")
+                    f"{r['app_cpu']:.2f}", f"{r['bot_cpu']:.2f}",
+                    "-" if r["limit"] is None else f"{r['limit']:.0f}")
     console.print(out)
 
 
