@@ -108,6 +108,6 @@ def test_a_stopped_process_hands_its_tables_over(site: list[Server]) -> None:
     play_out(a.socket(table, made["token"]), rng,
              stop=lambda m: len(m["view"].get("history", [])) >= 2)
     a.stop()
-    final, returns = _play_through([b, c], table, made["token"], rng)
+    final, _ = _play_through([b, c], table, made["token"], rng)
     assert final["table"]["status"] == "over"
     assert Match.from_record(c.get(f"/api/games/{table}/record")).is_over

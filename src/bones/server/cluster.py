@@ -35,7 +35,7 @@ from typing import Any, Protocol, cast
 import redis
 import redis.asyncio as aioredis
 
-__all__ = ["LEASE", "RENEW", "Cluster", "Elsewhere", "RemoteSocket", "Socket"]
+__all__ = ["LEASE", "RENEW", "Cluster", "Elsewhere", "RemoteSocket", "Socket", "connect"]
 
 log = logging.getLogger("bones.server")
 
@@ -56,6 +56,14 @@ return kept"""
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0"""
+
+
+def connect(url: str, decode: bool = True) -> aioredis.Redis:
+    """A client whose connections are shared by every task: a task waits for a free one
+    (up to 5 s) instead of failing when a thousand sockets talk at once."""
+    pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=5,
+                                                    decode_responses=decode)
+    return aioredis.Redis(connection_pool=pool)
 
 
 def _lease(table_id: str) -> str:
@@ -116,7 +124,7 @@ class Cluster:
 
     def __init__(self, url: str) -> None:
         self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
-        self.redis = aioredis.Redis.from_url(url, decode_responses=True)
+        self.redis = connect(url)
         self._listener = aioredis.Redis.from_url(url, decode_responses=True)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)

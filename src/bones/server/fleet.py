@@ -36,6 +36,7 @@ import redis
 import redis.asyncio as aioredis
 
 from bones.server import brains
+from bones.server.cluster import connect
 from bones.server.workers import watch_parent
 from bones.view import PlayerView
 
@@ -153,7 +154,7 @@ class Fleet:
         """``timeout``: seconds a job may wait for an answer before the server works it
         out itself."""
         self.url, self.workers, self.timeout = url, workers, timeout
-        self.redis = aioredis.Redis.from_url(url)
+        self.redis = connect(url, decode=False)
         self.reply = f"bones:answers:{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.crew = Crew(url, workers)
         self.fallback = ThreadPoolExecutor(2, thread_name_prefix="bones-bots")

@@ -14,6 +14,7 @@ False
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -45,6 +46,8 @@ HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"
            (b"referrer-policy", b"no-referrer"),
            (b"cross-origin-opener-policy", b"same-origin")]
 CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+log = logging.getLogger("bones.server")
 
 
 def allowed_origin(origin: str, host: str, extra: tuple[str, ...]) -> bool:
@@ -88,13 +91,22 @@ class Guard:
         host = self._header(scope, b"host") or ""
         return origin is not None and not allowed_origin(origin, host, self.origins)
 
+    async def _allowed(self, scope: Scope) -> bool:
+        """Whether the address has requests left; if the count cannot be read (Redis is
+        away or swamped), yes: the limit guards the site, it must not stop it."""
+        try:
+            return await self.limiter.hit(self.item, self._address(scope))
+        except Exception as error:
+            log.warning("the rate limit could not be counted: %s", error)
+            return True
+
     def _address(self, scope: Scope) -> str:
         client = scope.get("client")
         return str(client[0]) if client else "?"
 
     async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
         # Refused before the handshake completes: the browser sees HTTP 403.
-        if self._foreign(scope) or not await self.limiter.hit(self.item, self._address(scope)):
+        if self._foreign(scope) or not await self._allowed(scope):
             await send({"type": "websocket.close", "code": 4403})
             return
         await self.app(scope, receive, send)
@@ -104,8 +116,7 @@ class Guard:
         if scope["method"] in CHANGES and self._foreign(scope):
             await _answer(send, 403, "requests from another site's pages are refused")
             return
-        if path.startswith("/api/") and not await self.limiter.hit(self.item,
-                                                                   self._address(scope)):
+        if path.startswith("/api/") and not await self._allowed(scope):
             await _answer(send, 429, "too many requests from this address; slow down",
                           [(b"retry-after", b"3")])
             return
