@@ -224,6 +224,9 @@ class Hub:
             self.cluster.on_open = self._remote
             self.cluster.on_call = self._called
         self._keeper: asyncio.Task[None] | None = None
+        self._timer: asyncio.Task[None] | None = None
+        self.lags: deque[float] = deque(maxlen=600)
+        """The event loop's lateness over the last minute, a sample every tenth of a second."""
 
     async def _read(self, call: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.readers,
@@ -252,6 +255,7 @@ class Hub:
         else:
             await self._restore_all()
         self._sweeper = asyncio.create_task(self._sweep())
+        self._timer = asyncio.create_task(self._time_the_loop())
         self.brains.warm()
 
     async def _restore_all(self) -> None:
@@ -280,7 +284,7 @@ class Hub:
 
     async def close(self) -> None:
         """Stop; with other processes, hand this one's tables over to them at once."""
-        for task in (self._sweeper, self._keeper):
+        for task in (self._sweeper, self._keeper, self._timer):
             if task is not None:
                 task.cancel()
         for table_id in list(self.tables):
@@ -916,6 +920,17 @@ class Hub:
 
     # -- keeping memory in bounds --------------------------------------------------------
 
+    async def _time_the_loop(self, every: float = 0.1) -> None:
+        """How late the event loop runs a task that slept: a move read late waited that
+        long, whatever the server's own figure (read to broadcast) says."""
+        loop = asyncio.get_running_loop()
+        while True:
+            before = loop.time()
+            await asyncio.sleep(every)
+            late = loop.time() - before - every
+            self.lags.append(late)
+            self.metrics.lag.observe(late)
+
     async def _sweep(self, every: float = 5.0) -> None:
         """Drop finished tables nobody watches, and close tables that waited too long."""
         while True:
@@ -957,16 +972,15 @@ class Hub:
 
     def figures(self, since: int = 0) -> dict[str, Any]:
         """Moves handled and the latency from a human's move to its broadcast, over the
-        moves after the first ``since``."""
+        moves after the first ``since``; the event loop's lateness over the last minute."""
         fresh = max(0, min(len(self.latency), self.moves - since))
         samples = sorted(list(self.latency)[len(self.latency) - fresh:])
-
-        def at(q: float) -> float | None:
-            return None if not samples else samples[min(len(samples) - 1, int(q * len(samples)))]
-
         return {"moves": self.moves, "tables": len(self.tables), "samples": len(samples),
-                "latency_ms": {"median": _ms(at(0.5)), "p99": _ms(at(0.99)),
-                               "max": _ms(samples[-1] if samples else None)}}
+                "latency_ms": {"median": _ms(_quantile(samples, 0.5)),
+                               "p99": _ms(_quantile(samples, 0.99)),
+                               "max": _ms(samples[-1] if samples else None)},
+                "loop_lag_ms": {"p99": _ms(_quantile(sorted(self.lags), 0.99)),
+                                "max": _ms(max(self.lags, default=None))}}
 
 
 def _uncalled(error: CallError) -> Exception:
@@ -976,6 +990,10 @@ def _uncalled(error: CallError) -> Exception:
     if error.code == "missing":
         return KeyError(str(error))
     return TableError(error.code, str(error))
+
+
+def _quantile(ordered: list[float], q: float) -> float | None:
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else None
 
 
 def _ms(seconds: float | None) -> float | None:

@@ -37,6 +37,9 @@ class Metrics:
         self.think = Histogram("bones_bot_think_seconds", "A bot's decision or a hint, "
                                "waiting for a worker included", ["level"], buckets=SLOW,
                                registry=self.registry)
+        self.lag = Histogram("bones_loop_lag_seconds", "How late the event loop wakes a "
+                             "task that slept a tenth of a second (time nothing else ran)",
+                             buckets=FAST, registry=self.registry)
         self.thinking = Gauge("bones_bot_jobs", "Bot decisions and hints asked for and not "
                               "yet answered (running or queued)", registry=self.registry)
 
