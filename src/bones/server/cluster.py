@@ -136,6 +136,7 @@ class Cluster:
         self.on_open: Callable[[RemoteSocket, dict[str, Any]], None] | None = None
         self.on_call: Handler | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
 
     # -- leases and the shared lists -----------------------------------------------------
 
@@ -197,6 +198,7 @@ class Cluster:
         await pubsub.subscribe(_channel(self.me))
         await self.beat()
         self._spawn(self._listen(pubsub))
+        self._spawn(self._post())
 
     async def beat(self) -> None:
         """This process is alive (for ``LEASE`` seconds)."""
@@ -211,7 +213,24 @@ class Cluster:
         return {p for p, s in zip(names, seen, strict=True) if s is not None}
 
     async def send(self, process: str, message: dict[str, Any]) -> None:
-        await self.redis.publish(_channel(process), json.dumps(message))
+        """Post a message to ``process``: it goes out with the others posted meanwhile,
+        in order, so a broadcast never waits for Redis."""
+        self._outbox.put_nowait((_channel(process), json.dumps(message)))
+
+    async def _post(self) -> None:
+        """Send what was posted, in batches: one round trip to Redis for all the
+        messages a turn of the event loop made."""
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 1000:
+                batch.append(self._outbox.get_nowait())
+            pipe = self.redis.pipeline(transaction=False)
+            for channel, data in batch:
+                pipe.publish(channel, data)
+            try:
+                await pipe.execute()
+            except redis.RedisError as error:
+                log.warning("%d messages to other processes were lost: %s", len(batch), error)
 
     async def call(self, process: str, method: str, timeout: float = 5.0,
                    **args: Any) -> Any:
