@@ -17,7 +17,8 @@ One app process is the embedded default (SQLite, its own worker pool); two or th
 share a throwaway PostgreSQL and Redis (started here) with ``bones worker`` thinking for
 the bots. The load generator runs in its own process and reports its event loop's lag
 (if it lags, the figures measure the generator). A finished table is replaced by a new
-one. Results go to ``bench/pace.csv`` and ``bench/pace.png``.
+one. Results go to ``bench/pace-KIND.csv`` and ``bench/pace-KIND.png``; the stores live
+in ``$PACE_DIR`` (``/tmp`` by default).
 
     python bench/pace.py humans --processes 1,2,3 --tables 250,500,1000
     python bench/pace.py kozel --processes 1,2 --tables 10,20,40
