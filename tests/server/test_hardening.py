@@ -373,3 +373,36 @@ def test_pages_carry_security_headers_and_foreign_origins_are_refused(server: Se
                         json={"variant": "draw", "seats": [{"kind": "human", "name": "Ann"},
                                                            {"kind": "human"}]})
     assert posted.status_code == 403
+
+
+def test_a_rate_limit_that_cannot_count_lets_requests_through() -> None:
+    """With Redis away or swamped, the per-address limit lets a request through rather
+    than refusing everyone: it guards the site, it must not stop it."""
+    import asyncio
+
+    from bones.server.guard import Guard
+
+    answered: list[int] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        answered.append(1)
+
+    async def broken(*_: Any) -> bool:
+        raise ConnectionError("Redis is away")
+
+    guard = Guard(app)
+    guard.limiter.hit = broken  # type: ignore[method-assign]
+
+    async def request() -> None:
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b""}
+
+        async def send(_: Any) -> None:
+            return None
+
+        await guard({"type": "http", "method": "GET", "path": "/api/variants", "headers": [],
+                     "client": ("10.0.0.1", 1)}, receive, send)
+
+    for _ in range(3):
+        asyncio.run(request())
+    assert answered == [1, 1, 1]

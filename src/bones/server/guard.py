@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -70,6 +71,7 @@ class Guard:
         storage: Storage = (MemoryStorage() if redis is None else
                             RedisStorage(f"async+{redis}", implementation="redispy"))
         self.limiter = MovingWindowRateLimiter(storage)
+        self._warned = -60.0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
@@ -97,7 +99,9 @@ class Guard:
         try:
             return await self.limiter.hit(self.item, self._address(scope))
         except Exception as error:
-            log.warning("the rate limit could not be counted: %s", error)
+            if time.monotonic() - self._warned > 60:  # once a minute, not once a request
+                self._warned = time.monotonic()
+                log.warning("the rate limit could not be counted: %s", error)
             return True
 
     def _address(self, scope: Scope) -> str:
