@@ -225,6 +225,8 @@ class Hub:
             self.cluster.on_call = self._called
         self._keeper: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
+        self._loading: dict[str, asyncio.Future[_Live | None]] = {}
+        """Tables being read back from the store, for those who ask meanwhile."""
         self.lags: deque[float] = deque(maxlen=600)
         """The event loop's lateness over the last minute, a sample every tenth of a second."""
 
@@ -456,11 +458,33 @@ class Hub:
         live = self.tables.get(table_id)
         if live is not None or len(table_id) > 32:
             return live
-        if self.cluster is not None and not await self.cluster.claim(table_id):
+        if self.cluster is None:
+            return await self._read_back(table_id)
+        loading = self._loading.get(table_id)
+        if loading is None:  # the first to ask takes it; the others wait for that
+            loading = self._loading[table_id] = asyncio.ensure_future(self._take(table_id))
+            loading.add_done_callback(lambda done: self._forget_loading(table_id, done))
+        return await asyncio.shield(loading)
+
+    def _forget_loading(self, table_id: str, done: asyncio.Future[_Live | None]) -> None:
+        self._loading.pop(table_id, None)
+        if not done.cancelled():
+            done.exception()  # seen: whoever asked got it
+
+    async def _take(self, table_id: str) -> _Live | None:
+        """Take the table's lease and read it back, unless another process holds it."""
+        assert self.cluster is not None
+        for _ in range(3):  # a lease may run out between asking for it and reading it
+            if await self.cluster.claim(table_id):
+                return await self._read_back(table_id)
             owner = await self.cluster.owner(table_id)
-            if owner is not None and owner != self.cluster.me:
+            if owner == self.cluster.me:  # a lease of ours nobody let go of
+                return await self._read_back(table_id)
+            if owner is not None:
                 raise Elsewhere(owner)
-            return self.tables.get(table_id)
+        return None
+
+    async def _read_back(self, table_id: str) -> _Live | None:
         saved = await self._read(self.store.table, table_id)
         live = self.tables.get(table_id)  # another request may have read it meanwhile
         if live is not None:
