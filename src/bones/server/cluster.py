@@ -109,11 +109,11 @@ class RemoteSocket:
         return await self.inbox.get()
 
     async def send_text(self, data: str) -> None:
-        await self.cluster.send(self.relay, {"kind": "text", "conn": self.conn, "text": data})
+        self.cluster.send(self.relay, {"kind": "text", "conn": self.conn, "text": data})
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
-        await self.cluster.send(self.relay, {"kind": "close", "conn": self.conn, "code": code,
-                                             "reason": reason or ""})
+        self.cluster.send(self.relay, {"kind": "close", "conn": self.conn, "code": code,
+                                       "reason": reason or ""})
 
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
@@ -163,7 +163,7 @@ class Cluster:
 
     async def orphans(self) -> list[str]:
         """Unfinished tables nobody holds."""
-        ids = sorted(cast(set[str], await self.redis.smembers(OPEN)))
+        ids = list(cast(set[str], await self.redis.smembers(OPEN)))
         if not ids:
             return []
         owners = await self.redis.mget([_lease(t) for t in ids])
@@ -206,13 +206,13 @@ class Cluster:
 
     async def alive(self, processes: set[str]) -> set[str]:
         """Those of ``processes`` still alive."""
-        names = sorted(processes)
+        names = list(processes)
         if not names:
             return set()
         seen = await self.redis.mget([f"bones:alive:{p}" for p in names])
         return {p for p, s in zip(names, seen, strict=True) if s is not None}
 
-    async def send(self, process: str, message: dict[str, Any]) -> None:
+    def send(self, process: str, message: dict[str, Any]) -> None:
         """Post a message to ``process``: it goes out with the others posted meanwhile,
         in order, so a broadcast never waits for Redis."""
         self._outbox.put_nowait((_channel(process), json.dumps(message)))
@@ -238,8 +238,8 @@ class Cluster:
         call_id = secrets.token_hex(8)
         answer = self.calls[call_id] = asyncio.get_running_loop().create_future()
         try:
-            await self.send(process, {"kind": "call", "id": call_id, "from": self.me,
-                                      "method": method, "args": args})
+            self.send(process, {"kind": "call", "id": call_id, "from": self.me,
+                                "method": method, "args": args})
             async with asyncio.timeout(timeout):
                 return await answer
         finally:
@@ -294,7 +294,7 @@ class Cluster:
         except Exception as error:
             log.exception("a call from another process failed")
             reply.update(error=str(error), code="internal")
-        await self.send(message["from"], reply)
+        self.send(message["from"], reply)
 
     def _spawn(self, job: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(job)
@@ -310,8 +310,8 @@ class Cluster:
         conn = secrets.token_hex(8)
         box = self.boxes[conn] = asyncio.Queue()
         try:
-            await self.send(owner, {"kind": "open", "conn": conn, "from": self.me,
-                                    "table": table_id, "token": token, "address": address})
+            self.send(owner, {"kind": "open", "conn": conn, "from": self.me,
+                              "table": table_id, "token": token, "address": address})
             inward = asyncio.ensure_future(self._inward(ws, owner, conn))
             outward = asyncio.ensure_future(self._outward(ws, box, owner, table_id))
             await asyncio.wait([inward, outward], return_when=asyncio.FIRST_COMPLETED)
@@ -321,15 +321,14 @@ class Cluster:
             await asyncio.gather(inward, outward, return_exceptions=True)
         finally:
             del self.boxes[conn]
-            with contextlib.suppress(Exception):
-                await self.send(owner, {"kind": "gone", "conn": conn})
+            self.send(owner, {"kind": "gone", "conn": conn})
 
     async def _inward(self, ws: Socket, owner: str, conn: str) -> None:
         while True:
             frame = await ws.receive()
             if frame["type"] == "websocket.disconnect":
                 return
-            await self.send(owner, {"kind": "frame", "conn": conn, "text": frame.get("text")})
+            self.send(owner, {"kind": "frame", "conn": conn, "text": frame.get("text")})
 
     async def _outward(self, ws: Socket, box: asyncio.Queue[dict[str, Any]], owner: str,
                        table_id: str) -> None:

@@ -474,11 +474,11 @@ class Hub:
     async def _take(self, table_id: str) -> _Live | None:
         """Take the table's lease and read it back, unless another process holds it."""
         assert self.cluster is not None
+        me = self.cluster.me
         for _ in range(3):  # a lease may run out between asking for it and reading it
-            if await self.cluster.claim(table_id):
-                return await self._read_back(table_id)
-            owner = await self.cluster.owner(table_id)
-            if owner == self.cluster.me:  # a lease of ours nobody let go of
+            # A lease of ours that is not in memory is one nobody let go of: read it back.
+            if await self.cluster.claim(table_id) or (
+                    owner := await self.cluster.owner(table_id)) == me:
                 return await self._read_back(table_id)
             if owner is not None:
                 raise Elsewhere(owner)
@@ -944,17 +944,6 @@ class Hub:
 
     # -- keeping memory in bounds --------------------------------------------------------
 
-    async def _time_the_loop(self, every: float = 0.1) -> None:
-        """How late the event loop runs a task that slept: a move read late waited that
-        long, whatever the server's own figure (read to broadcast) says."""
-        loop = asyncio.get_running_loop()
-        while True:
-            before = loop.time()
-            await asyncio.sleep(every)
-            late = loop.time() - before - every
-            self.lags.append(late)
-            self.metrics.lag.observe(late)
-
     async def _sweep(self, every: float = 5.0) -> None:
         """Drop finished tables nobody watches, and close tables that waited too long."""
         while True:
@@ -988,11 +977,22 @@ class Hub:
         live.lost = True
         for conn in list(live.conns):
             with contextlib.suppress(Exception):
-                await conn.ws.close(code=code or 1000, reason=reason)
+                await conn.ws.close(code=code, reason=reason)
         if self.cluster is not None and release:
             await self.cluster.release(table_id)
 
     # -- figures -------------------------------------------------------------------------
+
+    async def _time_the_loop(self, every: float = 0.1) -> None:
+        """How late the event loop runs a task that slept: a move read late waited that
+        long, whatever the server's own figure (read to broadcast) says."""
+        loop = asyncio.get_running_loop()
+        while True:
+            before = loop.time()
+            await asyncio.sleep(every)
+            late = loop.time() - before - every
+            self.lags.append(late)
+            self.metrics.lag.observe(late)
 
     def figures(self, since: int = 0) -> dict[str, Any]:
         """Moves handled and the latency from a human's move to its broadcast, over the
