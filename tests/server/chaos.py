@@ -1,7 +1,8 @@
-"""Chaos at a site of several processes: games with scripted humans and bots while a
-random process (one of three app servers or two bot workers) is killed with SIGKILL
-and started again every few seconds. ``tests/server/test_chaos.py`` runs a short one,
-``bench/chaos.py`` the long one (200 games).
+"""A site of several processes, seats played through whichever of them is alive, and
+chaos at it: games with scripted humans and bots while a random process (one of three
+app servers or two bot workers) is killed with SIGKILL and started again every few
+seconds. ``tests/server/test_chaos.py`` runs a short one, ``bench/chaos.py`` the long
+one (200 games).
 
 Afterwards every game must have finished, every record replay through the engine, and
 every message any client was sent agree with its finished match (nothing shown was lost
@@ -68,13 +69,19 @@ class Report:
         ]
 
 
-class Site:
-    """Three app processes and two bot workers on one PostgreSQL and one Redis."""
+def running(servers: list[Server]) -> list[Server]:
+    """The servers whose process is alive."""
+    return [s for s in servers if s.process is not None and s.process.poll() is None]
 
-    def __init__(self, db: str, redis_url: str, flags: dict[str, Any] | None = None) -> None:
+
+class Site:
+    """Three app processes and two bot workers on one PostgreSQL and one Redis;
+    ``leave_after``: the servers' seconds before a bot takes an absent player's seat."""
+
+    def __init__(self, db: str, redis_url: str, leave_after: float = 60.0) -> None:
         self.redis_url = redis_url
-        flags = {"redis": redis_url, "bot-workers": 0, **(flags or {})}
-        self.servers = [Server(db, leave_after=5, limits=flags) for _ in range(3)]
+        flags = {"redis": redis_url, "bot-workers": 0}
+        self.servers = [Server(db, leave_after=leave_after, limits=flags) for _ in range(3)]
         self.workers: list[Worker] = []
 
     def start(self) -> Site:
@@ -90,7 +97,7 @@ class Site:
             worker.stop()
 
     def alive(self) -> list[Server]:
-        return [s for s in self.servers if s.process is not None and s.process.poll() is None]
+        return running(self.servers)
 
     def call(self, rng: random.Random, act: Callable[[Server], Any], tries: int = 40) -> Any:
         """``act`` at a random live process, again at another while processes die."""
@@ -107,27 +114,40 @@ PACE = 0.15
 processes die under them."""
 
 
-def _human(site: Site, table: str, token: str, seed: int, deadline: float,
-           seen: list[Message], report: Report) -> None:
-    """One seat played to the end, through whichever processes are alive."""
-    rng = random.Random(seed)
+def play_through(alive: Callable[[], list[Server]], table: str, token: str,
+                 rng: random.Random, deadline: float, pace: float = 0.0,
+                 seen: list[Message] | None = None) -> tuple[Message | None, int]:
+    """Play one seat to the end, coming back through any process ``alive`` gives
+    whenever its socket drops (every message kept in ``seen``); the last state (``None``
+    if the deadline came first) and how many times the socket dropped."""
+    last: Message | None = None
+    returns = 0
     while time.monotonic() < deadline:
         try:
-            client = rng.choice(site.alive()).socket(table, token)
+            client = rng.choice(alive()).socket(table, token)
         except (ConnectionClosed, InvalidStatus, OSError, IndexError):
             time.sleep(0.25)
             continue
         try:
             last = play_out(client, rng, timeout=max(1.0, deadline - time.monotonic()),
-                            pace=PACE)
+                            pace=pace)
             if last["table"]["status"] == "over":
-                return
+                break
         except (ConnectionClosed, OSError, TimeoutError):
-            report.returns += 1
+            returns += 1
         finally:
-            seen.extend(client.received)
-            client.received = []
+            if seen is not None:
+                seen.extend(client.received)
             client.close()
+    return last, returns
+
+
+def _human(site: Site, table: str, token: str, seed: int, deadline: float,
+           seen: list[Message], report: Report) -> None:
+    """One seat played to the end, through whichever processes are alive."""
+    _, returns = play_through(site.alive, table, token, random.Random(seed), deadline, PACE,
+                              seen)
+    report.returns += returns
 
 
 def _game(site: Site, number: int, deadline: float, report: Report,
@@ -212,7 +232,7 @@ def run(db: str, redis_url: str, games: int, *, at_once: int = 6, every: float =
     """Play ``games`` games, ``at_once`` at a time, killing a process every ``every``
     seconds; check every message and record; the report."""
     report = Report(games=games)
-    site = Site(db, redis_url).start()
+    site = Site(db, redis_url, leave_after=5).start()
     stop = threading.Event()
     havoc = threading.Thread(target=_havoc, args=(site, every, stop, report,
                                                   random.Random(seed)))

@@ -11,26 +11,19 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from bones import Match
-from tests.server.live import Message, Server, Worker, play_all, play_out
+from tests.server.chaos import Site, play_through, running
+from tests.server.live import Message, Server, play_all, play_out
 
 
 @pytest.fixture
 def site(postgres_url: str, redis_url: str) -> Iterator[list[Server]]:
-    flags = {"redis": redis_url, "bot-workers": 0}
-    servers = [Server(postgres_url, limits=flags) for _ in range(3)]
-    workers = [Worker(redis_url), Worker(redis_url)]
+    started = Site(postgres_url, redis_url)
     try:
-        for server in servers:
-            server.start()
-        yield servers
+        yield started.start().servers
     finally:
-        for server in servers:
-            server.stop()
-        for worker in workers:
-            worker.stop()
+        started.stop()
 
 
 def _seen(messages: list[Message]) -> list[tuple[int, str]]:
@@ -61,22 +54,6 @@ def test_players_on_different_processes_play_a_match(site: list[Server]) -> None
     assert c.get("/api/tables") == [], "a finished table leaves the shared list"
 
 
-def _play_through(servers: list[Server], table: str, token: str, rng: random.Random,
-                  timeout: float = 240) -> tuple[Message, int]:
-    """Play one seat to the end, coming back through any live process whenever the
-    socket drops; the last state and how many times it came back."""
-    deadline, returns = time.monotonic() + timeout, 0
-    while time.monotonic() < deadline:
-        alive = [s for s in servers if s.process is not None and s.process.poll() is None]
-        try:
-            return play_out(rng.choice(alive).socket(table, token), rng,
-                            timeout=deadline - time.monotonic()), returns
-        except (ConnectionClosed, InvalidStatus, OSError):
-            returns += 1
-            time.sleep(0.2)
-    raise AssertionError("the match did not end")
-
-
 def test_another_process_takes_over_a_killed_one_s_table(site: list[Server]) -> None:
     a, b, c = site
     made = a.create("kozel", [{"kind": "human", "name": "Ann"},
@@ -90,8 +67,9 @@ def test_another_process_takes_over_a_killed_one_s_table(site: list[Server]) -> 
                                                                                   [])) >= 6)
     assert state["table"]["status"] == "playing"
     a.kill()  # SIGKILL, mid-round
-    final, _ = _play_through([b, c], table, made["token"], rng)
-    assert final["table"]["status"] == "over"
+    final, _ = play_through(lambda: running([b, c]), table, made["token"], rng,
+                            time.monotonic() + 240)
+    assert final is not None and final["table"]["status"] == "over", "the match did not end"
     record = b.get(f"/api/games/{table}/record")
     match = Match.from_record(record)  # every move replays: none lost, none doubled
     assert match.is_over
@@ -108,6 +86,7 @@ def test_a_stopped_process_hands_its_tables_over(site: list[Server]) -> None:
     play_out(a.socket(table, made["token"]), rng,
              stop=lambda m: len(m["view"].get("history", [])) >= 2)
     a.stop()
-    final, _ = _play_through([b, c], table, made["token"], rng)
-    assert final["table"]["status"] == "over"
+    final, _ = play_through(lambda: running([b, c]), table, made["token"], rng,
+                            time.monotonic() + 240)
+    assert final is not None and final["table"]["status"] == "over", "the match did not end"
     assert Match.from_record(c.get(f"/api/games/{table}/record")).is_over
