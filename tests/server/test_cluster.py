@@ -42,6 +42,7 @@ def test_players_on_different_processes_play_a_match(site: list[Server]) -> None
     assert [t["id"] for t in c.get("/api/tables")] == [table], "C lists A's public table"
     assert c.get(f"/api/tables/{table}")["seats"][1]["name"] == "Ben"
     spectator = c.socket(table)
+    spectator.until(lambda m: m["type"] == "state")  # watching (through C) before any move
     players = [a.socket(table, made["token"]), b.socket(table, ben["token"])]
     finals = play_all(players, seed=11, timeout=180)
     assert all(f["table"]["status"] == "over" for f in finals)
