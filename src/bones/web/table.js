@@ -447,7 +447,12 @@ export class TableScreen {
       placeLabel: (place) => t("placeLabel", { tile: tile ? spoken(tile) : "", place: t(`place.${place}`),
                                                n: this.message.view.places[place] ?? "" }),
     });
-    if (focusedPlace) svg.querySelector(`.place[data-place="${focusedPlace}"]`)?.focus();
+    // A move sent from a place clears the places before the server answers: the
+    // keyboard goes back to the hand rather than falling to the page.
+    if (focusedPlace) {
+      (svg.querySelector(`.place[data-place="${focusedPlace}"]`)
+        ?? this.root.querySelectorAll(".hand .tile")[this.focus])?.focus();
+    }
   }
 
   // -- playing -------------------------------------------------------------------------
