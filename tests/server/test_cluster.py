@@ -27,9 +27,12 @@ def site(postgres_url: str, redis_url: str) -> Iterator[list[Server]]:
 
 
 def _seen(messages: list[Message]) -> list[tuple[int, str]]:
-    """Every move a client was told of, in order."""
-    return [(a["seat"], a["move"]) for m in messages if m["type"] == "state"
-            for a in m["actions"]]
+    """Every move a client was told of, in order: what its first state already held
+    (a forced draw can come as the second player sits down, before anyone watches),
+    then each state's new actions."""
+    states = [m for m in messages if m["type"] == "state"]
+    first = [(seat, move) for seat, move in states[0]["view"]["history"]]
+    return first + [(a["seat"], a["move"]) for m in states[1:] for a in m["actions"]]
 
 
 def test_players_on_different_processes_play_a_match(site: list[Server]) -> None:
@@ -42,7 +45,7 @@ def test_players_on_different_processes_play_a_match(site: list[Server]) -> None
     assert [t["id"] for t in c.get("/api/tables")] == [table], "C lists A's public table"
     assert c.get(f"/api/tables/{table}")["seats"][1]["name"] == "Ben"
     spectator = c.socket(table)
-    spectator.until(lambda m: m["type"] == "state")  # watching (through C) before any move
+    spectator.until(lambda m: m["type"] == "state")  # watching (through C) before anyone moves
     players = [a.socket(table, made["token"]), b.socket(table, ben["token"])]
     finals = play_all(players, seed=11, timeout=180)
     assert all(f["table"]["status"] == "over" for f in finals)
