@@ -58,6 +58,7 @@ from bones.server.protocol import (
 )
 from bones.server.store import Event, SavedTable, Store, hash_token
 from bones.server.table import Entry, Seat, Table, TableError, invite_link
+from bones.server.writer import Writer
 
 __all__ = ["MAX_FRAME", "Hub", "Limited", "Settings", "Unavailable"]
 
@@ -210,11 +211,15 @@ class Hub:
             Fleet(settings.redis, settings.bot_workers, settings.bot_timeout) if settings.redis
             else Brains(settings.bot_workers))
         self.metrics = Metrics()
+        self.writer = Writer(store, self.metrics.write)
+        """Every write, on a thread of its own; moves of many tables in one transaction."""
         self.metrics.watch("bones_tables", "Tables in this process's memory",
                            lambda: len(self.tables))
         self.metrics.watch("bones_sockets", "Open WebSockets",
                            lambda: sum(self.sockets.values()))
         self.addresses: dict[str, _Bucket] = {}
+        self.created: dict[str, set[str]] = {}
+        """The tables in memory each address made, for its limit of unfinished ones."""
         self.sockets: dict[str, int] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self.cluster: Cluster | None = None
@@ -234,13 +239,6 @@ class Hub:
         return await asyncio.get_running_loop().run_in_executor(self.readers,
                                                                  partial(call, *args))
 
-    def _write(self, call: Callable[..., T], *args: Any) -> T:
-        """Writes run in the event loop, not a thread: one is short (about 0.5 ms), and
-        a hop to a writer thread waits on the GIL, which took a move's p99 from 4 to
-        180 ms at 64 busy tables. The store fails fast instead of hanging (its timeouts,
-        ``store._engine``), so an outage costs a refused write, not a stalled loop."""
-        with self.metrics.write.time():
-            return call(*args)
 
     # -- start-up and shut-down ----------------------------------------------------------
 
@@ -268,7 +266,7 @@ class Hub:
                 log.exception("table %s could not be rebuilt from its log", saved.id)
                 continue
             if table.status == "over":
-                self._write(self.store.finish, table.id, table.game())
+                await self.writer.run(self.store.finish, table.id, table.game())
                 continue
             live = self.tables[table.id] = _Live(table, list(saved.events))
             await self._begin(live)
@@ -294,6 +292,7 @@ class Hub:
         if self.cluster is not None:
             await self.cluster.close()
         self.readers.shutdown(wait=False, cancel_futures=True)
+        await self.writer.close()
         self.brains.close()
 
     # -- tables --------------------------------------------------------------------------
@@ -323,7 +322,7 @@ class Hub:
         if self.cluster is not None:
             await self.cluster.claim(table.id)
         try:
-            self._write(self.store.create, table.id, table.config(),
+            await self.writer.run(self.store.create, table.id, table.config(),
                         [s.stored() for s in table.seats])
         except Exception as error:
             log.warning("the store refused a new table: %s", error)
@@ -331,6 +330,8 @@ class Hub:
         if self.cluster is not None:
             await self.cluster.opened(table.id)
         live = self.tables[table.id] = _Live(table, creator=creator)
+        if creator is not None:
+            self.created.setdefault(creator, set()).add(table.id)
         await self._begin(live)
         return live
 
@@ -383,8 +384,8 @@ class Hub:
     def _check_creator(self, creator: str | None) -> None:
         if creator is None:
             return
-        mine = [live for live in self.tables.values()
-                if live.creator == creator and live.table.status != "over"]
+        mine = [table_id for table_id in self.created.get(creator, ())
+                if self.tables[table_id].table.status != "over"]
         if len(mine) >= self.settings.tables_per_address:
             raise Limited(f"at most {self.settings.tables_per_address} unfinished tables "
                           "from one address; finish or leave one first")
@@ -412,7 +413,7 @@ class Hub:
             table = live.table
             number = table.join(name, hashed, seat, invite)
             try:
-                self._write(self.store.take_seat, table.id, number, name, hashed)
+                await self.writer.run(self.store.take_seat, table.id, number, name, hashed)
             except ValueError:
                 table.seats[number].name = table.seats[number].token_hash = None
                 raise
@@ -437,14 +438,20 @@ class Hub:
                     await self.cluster.call(away.owner, "info", table=table_id))
             except CallError:
                 return None
-        return None if live is None else live.table.info()
+        if live is None:
+            return None
+        async with live.lock:  # never a change still on its way to the store
+            return live.table.info()
 
     async def public_tables(self, limit: int, offset: int) -> list[TableInfo]:
         """Public tables not yet over, newest first: this process's, or with others
         every process's (the shared list)."""
         if self.cluster is None:
-            tables = [t.table.info() for t in list(self.tables.values())
-                      if t.table.status != "over" and t.table.invite is None]
+            tables = []
+            for live in list(self.tables.values()):
+                async with live.lock:  # never a change still on its way to the store
+                    if live.table.status != "over" and live.table.invite is None:
+                        tables.append(live.table.info())
         else:
             tables = [TableInfo.model_validate_json(text)
                       for text in await self.cluster.listing()]
@@ -500,7 +507,7 @@ class Hub:
         live = self.tables[table_id] = _Live(table, list(saved.events))
         if table.status == "over":
             if not saved.finished:  # its end was not stored with its last move (old store)
-                self._write(self.store.finish, table.id, table.game())
+                await self.writer.run(self.store.finish, table.id, table.game())
             if self.cluster is not None:
                 await self.cluster.closed(table_id)
         else:
@@ -777,7 +784,7 @@ class Hub:
             return True
         game = table.game() if table.status == "over" else None
         try:
-            self._write(self.store.append, table.id, table.logged, entries, game)
+            await self.writer.append(table.id, table.logged, entries, game)
         except IntegrityError as error:
             if self.cluster is None:
                 raise
@@ -960,7 +967,7 @@ class Hub:
                 await self._drop(table_id)
             elif (table.status == "waiting"
                   and (wall - table.created).total_seconds() >= self.settings.waiting_ttl):
-                self._write(self.store.expire, table_id)
+                await self.writer.run(self.store.expire, table_id)
                 if self.cluster is not None:
                     await self.cluster.closed(table_id)
                 await self._drop(table_id, 4410, "the table waited too long")
@@ -973,6 +980,10 @@ class Hub:
         live = self.tables.pop(table_id, None)
         if live is None:
             return
+        made = self.created.get(live.creator or "", set())
+        made.discard(table_id)
+        if not made:
+            self.created.pop(live.creator or "", None)
         live.stop()
         live.lost = True
         for conn in list(live.conns):
