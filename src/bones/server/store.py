@@ -40,13 +40,12 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Dialect, Engine
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import StaticPool
 
 from bones.server.stats import Total, lines, name_key
 
-__all__ = ["Append", "Event", "SavedTable", "Store", "hash_token"]
+__all__ = ["Event", "SavedTable", "Store", "hash_token"]
 
 
 def hash_token(token: str) -> str:
@@ -143,10 +142,6 @@ class TotalRow(_Base):
     points: Mapped[int] = mapped_column(Integer, default=0)
 
 
-Append = tuple[str, int, Sequence[tuple[str, int | None, dict[str, Any]]], dict[str, Any] | None]
-"""One table's ``Store.append``: its id, the first number, the events, the game if it ended."""
-
-
 @dataclass(frozen=True)
 class Event:
     """One entry of a table's log: a ``deal``, a ``move``, a ``ready``, a ``hint`` or an
@@ -205,40 +200,13 @@ class Store:
         """Add events to a table's log, numbered from ``first``, all or none; with
         ``game``, the match is over and its record is kept in the same transaction. A
         number taken twice (two servers on one table) fails the whole append."""
-        with Session(self.engine) as session, session.begin():
-            self._append(session, (table_id, first, events, game))
-
-    def append_all(self, appends: Sequence[Append]) -> list[Exception | None]:
-        """Several tables' appends in one transaction (a group commit), and what failed
-        of each: ``None``, or the error of an append that took a number already taken,
-        whose table another process holds. Such a clash is found by writing each again
-        alone, so that it costs only the one that clashed; any other error (the
-        database is away) is every append's."""
-        try:
-            with Session(self.engine) as session, session.begin():
-                for append in appends:
-                    self._append(session, append)
-        except IntegrityError as error:
-            if len(appends) == 1:
-                return [error]
-            return [self._alone(append) for append in appends]
-        return [None] * len(appends)
-
-    def _alone(self, append: Append) -> Exception | None:
-        try:
-            self.append(*append)
-        except IntegrityError as error:
-            return error
-        return None
-
-    def _append(self, session: Session, append: Append) -> None:
-        table_id, first, events, game = append
         rows = [{"table_id": table_id, "seq": first + n, "kind": kind, "seat": seat,
                  "data": data, "at": _now()} for n, (kind, seat, data) in enumerate(events)]
-        if rows:
-            session.execute(insert(EventRow), rows)
-        if game is not None:
-            self._finish(session, table_id, game)
+        with Session(self.engine) as session, session.begin():
+            if rows:
+                session.execute(insert(EventRow), rows)
+            if game is not None:
+                self._finish(session, table_id, game)
 
     def finish(self, table_id: str, game: dict[str, Any]) -> None:
         """The match is over: keep its record and mark the table finished (once)."""
