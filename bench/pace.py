@@ -267,7 +267,12 @@ async def _generate(kind: str, urls: list[str], tables: int, seconds: float) -> 
 
 def generate(kind: str, urls: list[str], tables: int, seconds: float,
              out: multiprocessing.Queue[dict[str, Any]]) -> None:
-    """The load generator's process: play, then send back what it measured."""
+    """The load generator's process: play, then send back what it measured. It holds
+    as many sockets as the site, so it takes the site's collector settings: its own
+    pauses would count as the site's."""
+    from bones.server.memory import settle
+
+    settle()
     figures = asyncio.run(_generate(kind, urls, tables, seconds))
     out.put({"moves": figures.moves, "samples": len(figures.latency),
              "p50_ms": 1000 * pct(figures.latency, 0.5),

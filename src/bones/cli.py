@@ -169,11 +169,13 @@ def serve(args: argparse.Namespace) -> int:
 
     from bones.server import DEFAULT_DB, create_app
     from bones.server.hub import MAX_FRAME
+    from bones.server.memory import settle
 
     settings = Settings(**{name: getattr(args, name) for name in TUNED},
                         burst=max(Settings.burst, int(args.rate * 3)),
                         origins=tuple(args.origin), redis=args.redis)
     app = create_app(args.db or DEFAULT_DB, settings)
+    settle()
     print(f"bones: open http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_FRAME,
                 log_level="warning", proxy_headers=args.trust_proxy is not None,
