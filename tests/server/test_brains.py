@@ -16,6 +16,7 @@ import httpx
 
 from bones import Match
 from bones.server.brains import Brains
+from bones.server.workers import NICE
 from tests.server.live import Server, my_turn, play_out, sqlite_url
 
 
@@ -64,15 +65,23 @@ def test_a_killed_bot_worker_loses_no_move(tmp_path: Path) -> None:
         server.stop()
 
 
-def test_workers_end_with_a_killed_server(tmp_path: Path) -> None:
-    """A worker holds both ends of its job queue and never sees the server go: each
-    watches its parent instead, so a SIGKILL leaves none behind."""
+def test_workers_give_way_and_end_with_a_killed_server(tmp_path: Path) -> None:
+    """Each worker runs below the server's priority, so bots on every core leave the
+    sockets served. A worker holds both ends of its job queue and never sees the server
+    go: each watches its parent instead, so a SIGKILL leaves none behind."""
     server = Server(sqlite_url(tmp_path / "orphans.db")).start()
     assert server.process is not None
     deadline = time.monotonic() + 60
     while not (workers := _workers(server.process.pid)) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert workers
+    served = os.getpriority(os.PRIO_PROCESS, server.process.pid)
+    deadline = time.monotonic() + 30  # a worker lowers itself as it starts
+    while (any(os.getpriority(os.PRIO_PROCESS, pid) != served + NICE for pid in workers)
+           and time.monotonic() < deadline):
+        time.sleep(0.2)
+    assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in workers] == \
+        [served + NICE] * len(workers)
     server.kill()
     deadline = time.monotonic() + 20
     while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:

@@ -37,7 +37,7 @@ import redis.asyncio as aioredis
 
 from bones.server import brains
 from bones.server.cluster import connect
-from bones.server.workers import watch_parent
+from bones.server.workers import become_worker
 from bones.view import PlayerView
 
 __all__ = ["RECLAIM", "Crew", "Fleet", "work"]
@@ -116,7 +116,7 @@ def _answer(client: redis.Redis, stream: str, entry: bytes, fields: dict[bytes, 
 def _serve_jobs(url: str, parent: int) -> None:
     """A worker process of a server or of ``bones worker``: ends with its parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops its workers itself
-    watch_parent(parent)
+    become_worker(parent)
     work(url)
 
 

@@ -1,5 +1,9 @@
 """Worker processes for the server's heavy work (the bots' searches, analyses), which
-end when the server does, however it ends.
+give way to the process serving sockets and end when it does, however it ends.
+
+A worker runs at a lower priority (``NICE``): with bots thinking on every core, a
+person's move is still read and sent on at once, and the bots take what CPU is left —
+people before bots, as lichess puts its analysis below its games.
 
 A ``ProcessPoolExecutor`` worker holds both ends of its job queue, so it never sees the
 server go: killed with SIGKILL, the server would leave its workers behind, each holding a
@@ -14,11 +18,17 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["process_pool", "watch_parent"]
+__all__ = ["NICE", "become_worker", "process_pool"]
+
+NICE = 10
+"""How much lower than the server a worker runs (``os.nice``)."""
 
 
-def watch_parent(parent: int) -> None:
-    """End this process when ``parent`` is gone (a worker's first call)."""
+def become_worker(parent: int) -> None:
+    """A worker's first call: give way to the server, and end this process when
+    ``parent`` is gone."""
+    os.nice(NICE)
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
@@ -31,4 +41,4 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
     """``workers`` fresh processes (spawned: no copy of the server's threads or sockets)
     that end with the server."""
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=watch_parent, initargs=(os.getpid(),))
+                               initializer=become_worker, initargs=(os.getpid(),))
