@@ -22,6 +22,9 @@ in ``$PACE_DIR`` (``/tmp`` by default).
 
     python bench/pace.py humans --processes 1,2,3 --tables 250,500,1000
     python bench/pace.py kozel --processes 1,2 --tables 10,20,40
+    python bench/pace.py kozel --processes 1 --tables 225,275 --bot-workers 2
+
+With ``--bot-workers N`` the results go to ``bench/pace-KIND-N-workers.*``.
 """
 
 from __future__ import annotations
@@ -102,8 +105,8 @@ class Site:
     """``processes`` app processes (one: the embedded default) and, when several, a
     throwaway PostgreSQL and Redis and a ``bones worker``."""
 
-    def __init__(self, processes: int, folder: Path) -> None:
-        self.processes, self.folder = processes, folder
+    def __init__(self, processes: int, folder: Path, bot_workers: int = 1) -> None:
+        self.processes, self.folder, self.bot_workers = processes, folder, bot_workers
         self.apps: list[subprocess.Popen[bytes]] = []
         self.workers: list[subprocess.Popen[bytes]] = []
         self.urls: list[str] = []
@@ -113,6 +116,7 @@ class Site:
         flags = ["--bot-delay", "0.8", "--rate", "100000", *LIFTED]
         if self.processes == 1:
             db = f"sqlite:///{self.folder / 'pace.db'}"
+            flags += ["--bot-workers", str(self.bot_workers)]
         else:
             pg, rd = self.folder / "pg", self.folder / "redis"
             self.folder.chmod(0o755)
@@ -123,7 +127,8 @@ class Site:
             self.stores = [("pg-temp", pg), ("redis-temp", rd)]
             flags += ["--redis", redis, "--bot-workers", "0"]
             self.workers.append(subprocess.Popen(
-                [sys.executable, "-m", "bones", "worker", "--redis", redis, "--processes", "1"],
+                [sys.executable, "-m", "bones", "worker", "--redis", redis, "--processes",
+                 str(self.bot_workers)],
                 stdout=subprocess.DEVNULL))
         for n in range(self.processes):
             port = 8900 + n + 10 * random.Random().randrange(50)
@@ -283,9 +288,10 @@ def generate(kind: str, urls: list[str], tables: int, seconds: float,
 # -- one level, and the whole run --------------------------------------------------------
 
 
-def level(kind: str, processes: int, tables: int, seconds: float) -> dict[str, Any]:
+def level(kind: str, processes: int, tables: int, seconds: float,
+          bot_workers: int = 1) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(dir=os.environ.get("PACE_DIR", "/tmp")) as folder:
-        site = Site(processes, Path(folder)).start()
+        site = Site(processes, Path(folder), bot_workers).start()
         try:
             context = multiprocessing.get_context("spawn")
             out: multiprocessing.Queue[dict[str, Any]] = context.Queue()
@@ -319,6 +325,8 @@ def main() -> None:
     parser.add_argument("--processes", default="1,2,3")
     parser.add_argument("--tables", default="250,500,1000")
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--bot-workers", type=int, default=1,
+                        help="bot worker processes (the app's own, or one `bones worker`'s)")
     args = parser.parse_args()
     counts = [int(n) for n in args.processes.split(",")]
     levels = [int(n) for n in args.tables.split(",")]
@@ -330,10 +338,12 @@ def main() -> None:
         task = progress.add_task(args.kind, total=len(counts) * len(levels))
         for processes in counts:
             for tables in levels:
-                rows.append(level(args.kind, processes, tables, args.seconds))
+                rows.append(level(args.kind, processes, tables, args.seconds,
+                                  args.bot_workers))
                 progress.advance(task)
     show(console, rows)
-    write(rows, HERE / f"pace-{args.kind}.csv", HERE / f"pace-{args.kind}.png")
+    name = args.kind if args.bot_workers == 1 else f"{args.kind}-{args.bot_workers}-workers"
+    write(rows, HERE / f"pace-{name}.csv", HERE / f"pace-{name}.png")
 
 
 def show(console: Console, rows: list[dict[str, Any]]) -> None:
