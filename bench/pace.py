@@ -302,9 +302,10 @@ def level(kind: str, processes: int, tables: int, seconds: float,
             apps0, bots0 = site.cpu()
             before = [httpx.get(f"{url}/api/metrics").json()["moves"] for url in site.urls]
             began = time.monotonic()
-            result = out.get(timeout=WARM + seconds + 600)
+            time.sleep(seconds)  # the CPU of the measured window, not of the winding down
             elapsed = time.monotonic() - began
             apps1, bots1 = site.cpu()
+            result = out.get(timeout=WARM + seconds + 600)
             server = [httpx.get(f"{url}/api/metrics", params={"since": n}).json()
                       for url, n in zip(site.urls, before, strict=True)]
             generator.join()
