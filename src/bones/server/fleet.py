@@ -114,7 +114,8 @@ def _answer(client: redis.Redis, stream: str, entry: bytes, fields: dict[bytes, 
 
 
 def _serve_jobs(url: str, parent: int) -> None:
-    """A worker process of a server or of ``bones worker``: ends with its parent."""
+    """A worker process of a server or of ``bones worker``: gives way to its parent
+    and ends with it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops its workers itself
     become_worker(parent)
     work(url)

@@ -805,11 +805,12 @@ class Hub:
 
     def _finished(self, live: _Live) -> None:
         """The table no longer counts against its creator's limit."""
-        made = self.unfinished.get(live.creator or "")
-        if made is not None:
-            made.discard(live.table.id)
-            if not made:
-                del self.unfinished[live.creator or ""]
+        creator = live.creator
+        if creator is None or creator not in self.unfinished:
+            return
+        self.unfinished[creator].discard(live.table.id)
+        if not self.unfinished[creator]:
+            del self.unfinished[creator]
 
     @staticmethod
     def _rewind(live: _Live) -> None:

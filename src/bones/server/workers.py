@@ -2,8 +2,8 @@
 give way to the process serving sockets and end when it does, however it ends.
 
 A worker runs at a lower priority (``NICE``): with bots thinking on every core, a
-person's move is still read and sent on at once, and the bots take what CPU is left —
-people before bots, as lichess puts its analysis below its games.
+person's move is still read and sent on at once, and the bots take what CPU is left:
+people before bots.
 
 A ``ProcessPoolExecutor`` worker holds both ends of its job queue, so it never sees the
 server go: killed with SIGKILL, the server would leave its workers behind, each holding a

@@ -450,9 +450,15 @@ export class TableScreen {
     // A move sent from a place clears the places before the server answers: the
     // keyboard goes back to the hand rather than falling to the page.
     if (focusedPlace) {
-      (svg.querySelector(`.place[data-place="${focusedPlace}"]`)
-        ?? this.root.querySelectorAll(".hand .tile")[this.focus])?.focus();
+      const place = svg.querySelector(`.place[data-place="${focusedPlace}"]`);
+      if (place) place.focus();
+      else this.focusHand();
     }
+  }
+
+  // The keyboard back on the hand, at the tile it was on.
+  focusHand() {
+    this.root.querySelectorAll(".hand .tile")[this.focus]?.focus();
   }
 
   // -- playing -------------------------------------------------------------------------
@@ -492,7 +498,7 @@ export class TableScreen {
     if (event.key === "Escape" && this.selected) {
       this.selected = null;
       this.render();
-      this.root.querySelectorAll(".hand .tile")[this.focus]?.focus();
+      this.focusHand();
       return;
     }
     const places = [...this.root.querySelectorAll(".place")];
