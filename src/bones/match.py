@@ -12,7 +12,7 @@ its 13 rule and the goat.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from bones.moves import IllegalMove, Move
@@ -60,25 +60,58 @@ class Match:
     goat) and whether the win was a ``shutout``.
     """
 
+    _wait = False
+
     def __init__(self, rules: Rules, seed: int | None = None) -> None:
         self._setup(rules, rng_for(seed), ())
 
     @classmethod
     def from_deals(
-        cls, rules: Rules, deals: Iterable[DealLike], seed: int | None = None
+        cls,
+        rules: Rules,
+        deals: Iterable[DealLike],
+        seed: int | None = None,
+        *,
+        leader: int | None = None,
+        wait: bool = False,
     ) -> Match:
         """A match whose rounds use ``deals`` first, in order (each a ``Deal`` or
         ``{"hands": ..., "boneyard": ...}``; a void Kozel deal is skipped as a redeal),
         then random deals from ``seed``. ``deals`` is read as the match needs them, so it
-        may be a generator without end (``bones.fair.FairDeck.deals``)."""
+        may be a generator without end (``bones.fair.FairDeck.deals``).
+
+        ``leader`` lets that seat lead the first round with any tile instead of the
+        rules' opening (OpenSpiel's block game starts so). With ``wait``, a match whose
+        ``deals`` run out does not shuffle: it stands ``waiting`` until :meth:`give`
+        hands it the next deal, so that a caller can deal tile by tile (the OpenSpiel
+        bridge's chance nodes).
+
+        >>> from bones import Rules
+        >>> match = Match.from_deals(Rules.preset("block", target=None), [], wait=True)
+        >>> match.waiting, match.rounds
+        (True, [])
+        >>> match.give(Deal.shuffle(match.rules, random.Random(5)))
+        >>> match.waiting, len(match.rounds)
+        (False, 1)
+        """
         match = object.__new__(cls)
-        match._setup(rules, rng_for(seed), deals)
+        match._wait = wait
+        match._setup(rules, rng_for(seed), deals, leader)
         return match
 
-    def _setup(self, rules: Rules, rng: random.Random, deals: Iterable[DealLike]) -> None:
+    def _setup(
+        self,
+        rules: Rules,
+        rng: random.Random,
+        deals: Iterable[DealLike],
+        leader: int | None = None,
+    ) -> None:
         self.rules = rules
         self._rng = rng
-        self._given = iter(deals)
+        self._given: Iterator[DealLike] = iter(deals)
+        self.waiting = False
+        """True while a match made with ``wait`` needs :meth:`give` to deal on."""
+        self._leader: int | None = None
         self.deals: list[tuple[Deal, str | None]] = []
         """Every deal so far with the reason it was void (Kozel redeals), else None."""
         self.rounds: list[Round] = []
@@ -92,7 +125,7 @@ class Match:
         self.loser: int | None = None
         self.shutout = False
         self.is_over = False
-        self._start(None)
+        self._start(leader)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -117,11 +150,22 @@ class Match:
         """Play a move in the current round; a round that ends starts the next."""
         if self.is_over:
             raise IllegalMove("the match is over")
+        if self.waiting:
+            raise IllegalMove("the match waits for its next deal")
         self.round.push(move)
         self._settle()
 
+    def give(self, deal: DealLike) -> None:
+        """The next deal of a match that is ``waiting`` (see :meth:`from_deals`); a void
+        Kozel deal is recorded and the match waits again."""
+        if not self.waiting:
+            raise ValueError("the match is not waiting for a deal")
+        self._given = iter([deal])
+        self.waiting = False
+        self._start(self._leader)
+
     def _settle(self) -> None:
-        while self.round.is_over and not self.is_over:
+        while self.round.is_over and not self.is_over and not self.waiting:
             self._finish(self.round)
             if not self.is_over:
                 self._start(self._next_leader())
@@ -129,6 +173,9 @@ class Match:
     def _start(self, leader: int | None) -> None:
         while True:
             deal = self._next_deal()
+            if deal is None:
+                self.waiting, self._leader = True, leader
+                return
             why = void_reason(self.rules, deal.masks())
             self.deals.append((deal, why))
             if why is None:
@@ -138,10 +185,10 @@ class Match:
         ))
         self._settle()
 
-    def _next_deal(self) -> Deal:
+    def _next_deal(self) -> Deal | None:
         given = next(self._given, None)
         if given is None:
-            return Deal.shuffle(self.rules, self._rng)
+            return None if self._wait else Deal.shuffle(self.rules, self._rng)
         if isinstance(given, Deal):
             return Deal.check(self.rules, given.hands, given.boneyard)
         try:
