@@ -151,7 +151,7 @@ class BonesEnv(gymnasium.Env[np.ndarray, np.int64]):
     >>> observation, reward, over, cut, info = env.step(int(info["action_mask"].argmax()))
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  (gymnasium declares it so)
 
     def __init__(self, variant: str = "draw", opponents: str = "easy", seat: int = 0,
                  illegal: str = "lose", illegal_reward: float = -100.0,
