@@ -13,8 +13,9 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
 from bones import bots
@@ -185,27 +186,52 @@ def duel(
     matches: int = 0,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    ray: str | None = None,
 ) -> Duel:
     """Play ``deals`` duplicate deal pairs (and ``matches`` duplicate match pairs to the
-    target) between bots ``a`` and ``b``."""
+    target) between bots ``a`` and ``b``: in this process, on ``jobs`` processes, or on
+    a Ray cluster (``ray="local"`` starts one of ``jobs`` workers on this machine; else
+    the address of a running cluster). The work is cut into the same pieces each way, and
+    each piece seeds its bots from its deals, so a seed gives the same results on all."""
     chunk = 10
     seeds = [seed * 1_000_003 + i for i in range(deals)]
     match_seeds = [seed * 1_000_033 + i for i in range(matches)]
     pieces: list[tuple[list[int], list[int]]] = [
         (seeds[i:i + chunk], []) for i in range(0, deals, chunk)]
     pieces += [([], match_seeds[i:i + 1]) for i in range(matches)]
+    calls = [(variant, players, a, b, d, m) for d, m in pieces]
     total = Duel(variant, players, a, b)
-    if jobs <= 1:
-        for deal_seeds, ms in pieces:
-            total.add(_duel_chunk(variant, players, a, b, deal_seeds, ms))
+    with ExitStack() as stack:
+        if ray is not None:
+            results = stack.enter_context(_on_ray(ray, jobs, calls))
+        elif jobs > 1:
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
+            futures = [pool.submit(_duel_chunk, *call) for call in calls]
+            results = (future.result() for future in futures)
+        else:
+            results = (_duel_chunk(*call) for call in calls)
+        for (_, _, _, _, d, m), piece in zip(calls, results, strict=True):
+            total.add(piece)
             if progress:
-                progress(len(deal_seeds) + len(ms))
-        return total
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [(pool.submit(_duel_chunk, variant, players, a, b, d, m), len(d) + len(m))
-                   for d, m in pieces]
-        for future, size in futures:
-            total.add(future.result())
-            if progress:
-                progress(size)
+                progress(len(d) + len(m))
     return total
+
+
+_Call = tuple[str, int, str, str, list[int], list[int]]
+
+
+@contextmanager
+def _on_ray(address: str, jobs: int, calls: list[_Call]) -> Iterator[Iterator[Duel]]:
+    """The pieces' tallies from Ray workers, in the order of ``calls``; a local cluster
+    started here is stopped when done."""
+    import ray
+
+    local = address == "local"
+    ray.init(address=None if local else address, num_cpus=jobs if local else None,
+             include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        remote = ray.remote(_duel_chunk)
+        refs = [remote.remote(*call) for call in calls]
+        yield (ray.get(ref) for ref in refs)
+    finally:
+        ray.shutdown()

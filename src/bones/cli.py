@@ -8,6 +8,7 @@ against each other.
     bones analyze game.json
     bones play --variant kozel
     bones arena hard:medium medium:easy --variant draw --deals 500 --jobs 2
+    bones arena hard:medium --deals 2000 --ray ray://head:10001
 """
 
 from __future__ import annotations
@@ -104,7 +105,11 @@ def parser() -> argparse.ArgumentParser:
     arena.add_argument("--deals", type=int, default=200, help="duplicate deal pairs")
     arena.add_argument("--matches", type=int, default=0, help="duplicate match pairs")
     arena.add_argument("--seed", type=int, default=0)
-    arena.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    arena.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                       help="processes (with --ray local: the local cluster's workers)")
+    arena.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                       help="spread the deals over a Ray cluster: a local one of --jobs "
+                            "workers, or the cluster at ADDRESS (pip install 'bones[research]')")
     arena.add_argument("--csv", default="arena.csv")
     arena.add_argument("--png", default="arena.png")
     return top
@@ -156,7 +161,7 @@ def arena(args: argparse.Namespace) -> int:
                 progress.advance(task, n)
 
             duels.append(duel(rules.variant, rules.players, a, b, args.deals, args.seed,
-                              args.matches, args.jobs, advance))
+                              args.matches, args.jobs, advance, args.ray))
     print_table(duels)
     write_csv(duels, Path(args.csv))
     write_png(duels, Path(args.png))
