@@ -54,6 +54,15 @@ def _match_seed(rng: np.random.Generator) -> int:
     return int(rng.integers(2**62))
 
 
+def _new_match(rules: Rules, rng: np.random.Generator) -> Match:
+    """A match from the environment's generator. A deal whose forced lead ends the round
+    at once (nobody holds its number) leaves nobody a decision: it is dealt again."""
+    while True:
+        match = Match(rules, seed=_match_seed(rng))
+        if not match.is_over:
+            return match
+
+
 class BonesAEC(AECEnv):  # type: ignore[misc]
     """Every seat of a bones match, each an agent taking turns as the rules say."""
 
@@ -81,7 +90,7 @@ class BonesAEC(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or not hasattr(self, "_rng"):
             self._rng = np.random.default_rng(seed)
-        self.match = Match(self.rules, seed=_match_seed(self._rng))
+        self.match = _new_match(self.rules, self._rng)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -142,7 +151,8 @@ def aec_env(variant: str = "draw", render_mode: str | None = None, **options: An
 class BonesEnv(gymnasium.Env[np.ndarray, np.int64]):
     """One seat against bones bots: ``seat`` learns, the others play ``opponents`` (a
     level name, e.g. ``"easy"``). The legal moves come in ``info["action_mask"]`` (and
-    ``action_masks()``, for masked learners). An illegal action ends the episode at once
+    ``action_masks()``, for masked learners); a deal that ends before the learner's first
+    move is dealt again. An illegal action ends the episode at once
     with ``illegal_reward`` and ``info["illegal"]`` saying why, leaving the match as it
     was; ``illegal="raise"`` raises ``ValueError`` instead.
 
@@ -173,11 +183,13 @@ class BonesEnv(gymnasium.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        self.match = Match(self.rules, seed=_match_seed(self.np_random))
         self._bots = [bots.get(self.opponents, seed=_match_seed(self.np_random))
                       for _ in range(self.rules.players)]
-        self._play_bots()
-        return self._observation(), self._info()
+        while True:  # deal again when the round ends before the learner's first move
+            self.match = _new_match(self.rules, self.np_random)
+            self._play_bots()
+            if not self.match.is_over:
+                return self._observation(), self._info()
 
     def step(
         self, action: int | np.int64
