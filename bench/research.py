@@ -9,8 +9,10 @@ Steps: uniformly random legal actions (and chance outcomes) from a fresh game to
 all in this process, the best of three slices of the time so that a busy moment of the
 machine does not count against whoever ran then. Every step counts, chance included, and
 the games a second too (bones' block game has pass actions where OpenSpiel's skips).
-The Ray arena runs the same duplicate deals twice, on a local cluster of one worker and
-of two, and checks that the figures agree. Needs ``pip install -e '.[research]'``.
+Environments hand the mover an observation at every step, so they are set beside the
+games read the same way (``observation_tensor`` at each decision). The Ray arena runs
+the same duplicate deals twice, on a local cluster of one worker and of two, and checks
+that the figures agree. Needs ``pip install -e '.[research]'``.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ Step = Callable[[random.Random], int]
 """Plays one game, returns the steps it took."""
 
 
-def spiel_game(name: str) -> Step:
+def spiel_game(name: str, observe: bool = False) -> Step:
+    """A game through pyspiel; with ``observe``, the mover's observation tensor is read
+    at every decision, as an environment hands it to an agent."""
     import pyspiel
     from open_spiel.python.games import block_dominoes  # noqa: F401  (registers)
 
@@ -44,6 +48,8 @@ def spiel_game(name: str) -> Step:
             if state.is_chance_node():
                 state.apply_action(rng.choice(state.chance_outcomes())[0])
             else:
+                if observe:
+                    state.observation_tensor(state.current_player())
                 state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
         return steps
@@ -113,6 +119,9 @@ CASES: list[tuple[str, Callable[[], Step]]] = [
     ("bridge: bones_draw", lambda: spiel_game("bones_draw")),
     ("bridge: bones_kozel", lambda: spiel_game("bones_kozel")),
     ("bridge: bones_allfives", lambda: spiel_game("bones_allfives")),
+    ("OpenSpiel python_block_dominoes, observing each move",
+     lambda: spiel_game("python_block_dominoes", observe=True)),
+    ("bridge: bones_block, observing each move", lambda: spiel_game("bones_block", True)),
     ("PettingZoo AEC: 2-player block", lambda: aec_game("block", 2)),
     ("PettingZoo AEC: Kozel", lambda: aec_game("kozel", 4)),
     ("Gymnasium: 2-player block vs Easy", lambda: gym_game("block", "easy")),
