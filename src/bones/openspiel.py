@@ -57,7 +57,7 @@ from bones.encoding import (
 from bones.encoding import action_of as _action_of
 from bones.match import Match
 from bones.moves import DRAW, IllegalMove
-from bones.round import Deal, Round
+from bones.round import Deal, Round, opening_order
 from bones.rules import PLAYERS, VARIANTS, Rules
 from bones.tiles import BY_INDEX, Tile
 from bones.view import PlayerView
@@ -299,9 +299,12 @@ class Observer:
 
 def resample(state: BonesState, player: int, rng: random.Random) -> BonesState:
     """``state`` with the tiles ``player`` cannot see dealt again: a uniform deal from
-    the sampler, and a history of draws that leads to it. A deal is drawn again in the
-    rare case that the draws chosen break a rule on the way, or that the deal would have
-    ended the round already (the sampler does not read "nobody is blocked" as a fact)."""
+    the sampler, and a history of draws that leads to it.
+
+    A deal that no history of draws fits, or that would have ended the round already
+    (the sampler does not read "nobody is blocked", nor "the deal was not void", as
+    facts), is one the seat can rule out, and another is drawn: so the deals stay
+    uniform among those the seat cannot rule out."""
     view = state.view(player)
     if view is None or state.match.waiting or state.drawing:
         raise ValueError("a state is resampled at a player's turn")
@@ -378,31 +381,65 @@ def _ever_held(rnd: Round, events: list[_Event], seat: int, now: Iterable[Tile])
 def _draws(
     rnd: Round, events: list[_Event], seat: int, ever: set[Tile], rng: random.Random
 ) -> list[Tile] | None:
-    """The tiles ``seat`` drew, in order, in a history where it held ``ever``: the last
-    draw of a run that ends in a play drew the tile played; any other draw took a tile it
-    holds now or placed later, without a number open at the time."""
+    """The tiles ``seat`` drew, in order, in some history where it held ``ever``, or
+    ``None`` if there is none (the deal can be ruled out).
+
+    A run of draws that ends in a play drew the tile played last. Every tile the seat
+    held when it drew or passed did not fit the open numbers then, and a tile is held
+    from the deal (or its draw) until it is placed; no tile dealt outranks a forced lead.
+    The other draws are matched to tiles by a search that tries the tiles in a random
+    order, so any history that fits may come out."""
     placed = {BY_INDEX[a // 5]: k for k, (s, a, _) in enumerate(events)
               if s == seat and a < DRAW_ACTION}
+    if rnd.lead is not None and rnd.lead.automatic and rnd.lead.seat == seat:
+        placed[rnd.lead.tile] = -1  # led with the deal, before any move
+    checks = {k: set(rnd.rewound(k).ends) for k, (s, a, _) in enumerate(events)
+              if s == seat and a >= DRAW_ACTION}
     runs: list[tuple[int, Tile | None]] = []
     for k, (s, action, _) in enumerate(events):
-        if s != seat or action != DRAW_ACTION:
-            continue
-        after = events[k + 1] if k + 1 < len(events) else None
-        played = after is not None and after[0] == seat and after[1] < DRAW_ACTION
-        runs.append((k, BY_INDEX[after[1] // 5] if after is not None and played else None))
+        if s == seat and action == DRAW_ACTION:
+            after = events[k + 1] if k + 1 < len(events) else None
+            played = after is not None and after[0] == seat and after[1] < DRAW_ACTION
+            runs.append((k, BY_INDEX[after[1] // 5] if after is not None and played else None))
+
+    def fits_while_held(tile: Tile, start: int) -> bool:
+        stop = placed.get(tile, len(events))
+        return any({tile.high, tile.low} & ends for k, ends in checks.items() if start <= k < stop)
+
+    outranking = _outranking(rnd)
     free = ever - {tile for _, tile in runs if tile is not None}
-    chosen: list[Tile] = []
-    for k, known in runs:
-        if known is None:
-            open_numbers = set(rnd.rewound(k).ends)
-            fits = [t for t in sorted(free, key=lambda t: t.index)
-                    if not {t.high, t.low} & open_numbers and placed.get(t, k + 1) > k]
-            if not fits:
-                return None
-            known = rng.choice(fits)
-            free.discard(known)
-        chosen.append(known)
-    return chosen
+    must_draw = {t for t in free if t in outranking or fits_while_held(t, 0)}
+    open_runs = [k for k, known in runs if known is None]
+    chosen: dict[int, Tile] = {}
+
+    def search(at: int) -> bool:
+        if len(must_draw - set(chosen.values())) > len(open_runs) - at:
+            return False
+        if at == len(open_runs):
+            return True
+        k = open_runs[at]
+        options = [t for t in free - set(chosen.values())
+                   if placed.get(t, len(events)) > k and not fits_while_held(t, k)]
+        rng.shuffle(options)
+        for tile in sorted(options, key=lambda t: t not in must_draw):
+            chosen[k] = tile
+            if search(at + 1):
+                return True
+            del chosen[k]
+        return False
+
+    if not search(0):
+        return None
+    return [known if known is not None else chosen[k] for k, known in runs]
+
+
+def _outranking(rnd: Round) -> set[Tile]:
+    """The tiles no hand was dealt: those that outrank a lead the rules forced."""
+    lead = rnd.lead
+    if lead is None or not lead.automatic:
+        return set()
+    order = opening_order(rnd.rules)
+    return set(order[:order.index(lead.tile)])
 
 
 def _own_dealt(state: BonesState, seat: int) -> list[Tile]:

@@ -245,3 +245,28 @@ def test_openspiels_ismcts_plays_kozel_through_the_bridge() -> None:
             state.apply_action(action)
     assert sum(state.returns()) == 0
     assert state.match.round.is_over
+
+
+@pytest.mark.parametrize("name", ["bones_draw", "bones_draw(players=3)", "bones_allfives"])
+def test_a_deal_some_history_of_draws_fits_always_replays(name: str) -> None:
+    """Resampling is exact: a sampled deal is only set aside when no history of draws
+    fits it (the search says so) or when it would have ended the round; a history the
+    search finds always replays through the engine."""
+    from bones.bots.sampler import Sampler
+    from bones.openspiel import _draws, _events, _ever_held, _world
+
+    game = pyspiel.load_game(name)
+    rng = random.Random(9)
+    replayed = 0
+    for state in _random_states(game, rng, 8):
+        player, rnd = state.current_player(), state.match.round
+        events = _events(state)
+        sampler = Sampler(state.view(player))
+        for _ in range(5):
+            hands = sampler.sample(rng).hands
+            fits = all(_draws(rnd, events, seat, _ever_held(rnd, events, seat, hands[seat]), rng)
+                       is not None for seat in range(game.num_players()) if seat != player)
+            if fits:
+                assert _world(state, player, hands, rng) is not None
+                replayed += 1
+    assert replayed > 500
