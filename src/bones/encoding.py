@@ -50,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bones.match import Match
-from bones.moves import DRAW, ENDS, PASS, PLAYS, Move, Play
+from bones.moves import DRAW, ENDS, PASS, PLAYS, Move, Play, parse_move
 from bones.rules import Rules
 from bones.tiles import Tile
 from bones.view import PlayerView
@@ -153,8 +153,9 @@ def _placers(view: PlayerView) -> dict[Tile, int]:
     if view.lead is not None:
         placers[view.lead.tile] = view.lead.seat
     for seat, text in view.history:
-        if text not in ("draw", "pass"):
-            placers[Tile.parse(text.split()[0])] = seat
+        move = parse_move(text)
+        if isinstance(move, Play):
+            placers[move.tile] = seat
     return placers
 
 
@@ -180,17 +181,8 @@ def history(view: PlayerView) -> Vector:
     out = np.zeros(history_size(rules), np.float32)
     for row, (seat, text) in enumerate(view.history):
         out[row * width + (seat - view.seat) % players] = 1
-        out[row * width + players + _action_of_text(text)] = 1
+        out[row * width + players + action_of(parse_move(text))] = 1
     return out
-
-
-def _action_of_text(text: str) -> int:
-    if text == "draw":
-        return DRAW_ACTION
-    if text == "pass":
-        return PASS_ACTION
-    tile, *end = text.split()
-    return action_of(PLAYS[Tile.parse(tile).index][end[0] if end else None])
 
 
 def returns(match: Match) -> list[float]:
@@ -208,13 +200,11 @@ def returns(match: Match) -> list[float]:
     ((0, 2), [-2.0, 2.0])
     """
     rules = match.rules
-    if rules.target is None:
-        points = list(match.round.result.points) if match.round.result else [0] * rules.sides
-        for seat, count in enumerate(match.round.count_points):
-            points[rules.side_of(seat)] += count
-    else:
-        points = list(match.scores)
+    points = list(match.scores)
     if rules.variant == "kozel":
+        last = match.round.result
+        if rules.target is None and last is not None:
+            points = list(last.points)  # the round's own penalty, before the 13 rule
         points = [-p for p in points]
     total = sum(points)
     others = max(rules.sides - 1, 1)
