@@ -60,8 +60,6 @@ class Match:
     goat) and whether the win was a ``shutout``.
     """
 
-    _wait = False
-
     def __init__(self, rules: Rules, seed: int | None = None) -> None:
         self._setup(rules, rng_for(seed), ())
 
@@ -95,8 +93,7 @@ class Match:
         (False, 1)
         """
         match = object.__new__(cls)
-        match._wait = wait
-        match._setup(rules, rng_for(seed), deals, leader)
+        match._setup(rules, rng_for(seed), deals, leader, wait)
         return match
 
     def _setup(
@@ -105,9 +102,11 @@ class Match:
         rng: random.Random,
         deals: Iterable[DealLike],
         leader: int | None = None,
+        wait: bool = False,
     ) -> None:
         self.rules = rules
         self._rng = rng
+        self._wait = wait
         self._given: Iterator[DealLike] = iter(deals)
         self.waiting = False
         """True while a match made with ``wait`` needs :meth:`give` to deal on."""
@@ -136,11 +135,11 @@ class Match:
 
     @property
     def scores(self) -> tuple[int, ...]:
-        """The running score per side, this deal's All Fives count points included."""
+        """The running score per side, this deal's All Fives count points included (none
+        while the match waits for a deal: the last round's are committed already)."""
         scores = list(self._committed)
-        current = self.round
-        if not self.is_over and self.rules.variant == "allfives":
-            for seat, points in enumerate(current.count_points):
+        if not self.is_over and not self.waiting and self.rules.variant == "allfives":
+            for seat, points in enumerate(self.round.count_points):
                 scores[seat] += points
         return tuple(scores)
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
@@ -233,8 +233,8 @@ class BonesState(pyspiel.State):  # type: ignore[misc]
         return returns(self.match)
 
     def view(self, seat: int) -> PlayerView | None:
-        """The seat's view of the round being played (``None`` before the first deal)."""
-        return self.match.round.view(seat) if self.match.rounds else None
+        """The seat's view of the round being played (``None`` while a deal is dealt)."""
+        return None if self.match.waiting else self.match.round.view(seat)
 
     def resample_from_infostate(self, player: int, sampler: Any) -> BonesState:
         """A state the seat cannot tell from this one: the same public history and own
@@ -270,7 +270,7 @@ class Observer:
     def set_from(self, state: BonesState, player: int) -> None:
         self.tensor.fill(0)
         view = state.view(player)
-        if view is None or state.match.waiting:
+        if view is None:
             if self.private:
                 for tile in _own_dealt(state, player):
                     self.dict["view"][tile.index] = 1
@@ -283,7 +283,7 @@ class Observer:
 
     def string_from(self, state: BonesState, player: int) -> str:
         view = state.view(player)
-        if view is None or state.match.waiting:
+        if view is None:
             own = " ".join(str(t) for t in _own_dealt(state, player)) if self.private else ""
             return (f"seat {player} round {len(state.match.rounds) + 1} "
                     f"scores {list(state.match.scores)} dealing {own}")
@@ -306,12 +306,13 @@ def resample(state: BonesState, player: int, rng: random.Random) -> BonesState:
     facts), is one the seat can rule out, and another is drawn: so the deals stay
     uniform among those the seat cannot rule out."""
     view = state.view(player)
-    if view is None or state.match.waiting or state.drawing:
+    if view is None or state.drawing:
         raise ValueError("a state is resampled at a player's turn")
     sampler = Sampler(view)
     seen = state.information_state_string(player)
+    past = _past(state)
     for _ in range(1000):
-        world = _world(state, player, sampler.sample(rng).hands, rng)
+        world = _world(state, player, sampler.sample(rng).hands, past, rng)
         if world is not None and world.information_state_string(player) == seen:
             return world
     raise RuntimeError("no history of draws fits the sampled deals")
@@ -322,32 +323,48 @@ _Event = tuple[int, int, Tile | None]
 draw)."""
 
 
-def _events(state: BonesState) -> list[_Event]:
+class _Past(NamedTuple):
+    """What every sampled deal is fitted to: the round being played, its moves, and the
+    numbers open before each move (read once a resample, not once a deal)."""
+
+    rnd: Round
+    events: list[_Event]
+    ends: list[set[int]]
+
+
+def _past(state: BonesState) -> _Past:
+    rnd = state.match.round
     actions = state.history()[state.deal_start + state.rules.players * state.rules.hand_size:]
-    seats = [seat for seat, _ in state.match.round.history]
     events: list[_Event] = []
     at = 0
-    for seat in seats:
+    for seat, _ in rnd.history:
         action = actions[at]
         tile = BY_INDEX[actions[at + 1]] if action == DRAW_ACTION else None
         events.append((seat, action, tile))
         at += 2 if tile is not None else 1
-    return events
+    replay, ends = rnd.rewound(0), []
+    for move in rnd.moves:
+        ends.append(set(replay.ends))
+        replay.push(move)
+    return _Past(rnd, events, ends)
 
 
 def _world(
-    state: BonesState, player: int, hands: tuple[tuple[Tile, ...], ...], rng: random.Random
+    state: BonesState,
+    player: int,
+    hands: tuple[tuple[Tile, ...], ...],
+    past: _Past,
+    rng: random.Random,
 ) -> BonesState | None:
-    events = _events(state)
-    rnd = state.match.round
+    rnd, events = past.rnd, past.events
     deal: list[set[Tile]] = []
     drawn: list[list[Tile]] = []
     for seat in range(state.rules.players):
-        ever = _ever_held(rnd, events, seat, rnd.hands[seat] if seat == player else hands[seat])
+        ever = _ever_held(past, seat, rnd.hands[seat] if seat == player else hands[seat])
         if seat == player:
             draws: list[Tile] | None = [t for s, _, t in events if s == seat and t is not None]
         else:
-            draws = _draws(rnd, events, seat, ever, rng)
+            draws = _draws(past, seat, ever, rng)
         if draws is None:
             return None
         deal.append(ever - set(draws))
@@ -370,17 +387,17 @@ def _world(
     return world
 
 
-def _ever_held(rnd: Round, events: list[_Event], seat: int, now: Iterable[Tile]) -> set[Tile]:
+def _ever_held(past: _Past, seat: int, now: Iterable[Tile]) -> set[Tile]:
     """The tiles ``seat`` has held this round: those it holds ``now`` and those placed."""
-    held = set(now) | {BY_INDEX[a // 5] for s, a, _ in events if s == seat and a < DRAW_ACTION}
+    rnd = past.rnd
+    held = set(now) | {BY_INDEX[a // 5] for s, a, _ in past.events
+                       if s == seat and a < DRAW_ACTION}
     if rnd.lead is not None and rnd.lead.automatic and rnd.lead.seat == seat:
         held.add(rnd.lead.tile)
     return held
 
 
-def _draws(
-    rnd: Round, events: list[_Event], seat: int, ever: set[Tile], rng: random.Random
-) -> list[Tile] | None:
+def _draws(past: _Past, seat: int, ever: set[Tile], rng: random.Random) -> list[Tile] | None:
     """The tiles ``seat`` drew, in order, in some history where it held ``ever``, or
     ``None`` if there is none (the deal can be ruled out).
 
@@ -389,11 +406,12 @@ def _draws(
     from the deal (or its draw) until it is placed; no tile dealt outranks a forced lead.
     The other draws are matched to tiles by a search that tries the tiles in a random
     order, so any history that fits may come out."""
+    rnd, events = past.rnd, past.events
     placed = {BY_INDEX[a // 5]: k for k, (s, a, _) in enumerate(events)
               if s == seat and a < DRAW_ACTION}
     if rnd.lead is not None and rnd.lead.automatic and rnd.lead.seat == seat:
         placed[rnd.lead.tile] = -1  # led with the deal, before any move
-    checks = {k: set(rnd.rewound(k).ends) for k, (s, a, _) in enumerate(events)
+    checks = {k: past.ends[k] for k, (s, a, _) in enumerate(events)
               if s == seat and a >= DRAW_ACTION}
     runs: list[tuple[int, Tile | None]] = []
     for k, (s, action, _) in enumerate(events):

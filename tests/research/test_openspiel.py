@@ -253,20 +253,49 @@ def test_a_deal_some_history_of_draws_fits_always_replays(name: str) -> None:
     fits it (the search says so) or when it would have ended the round; a history the
     search finds always replays through the engine."""
     from bones.bots.sampler import Sampler
-    from bones.openspiel import _draws, _events, _ever_held, _world
+    from bones.openspiel import _draws, _ever_held, _past, _world
 
     game = pyspiel.load_game(name)
     rng = random.Random(9)
     replayed = 0
     for state in _random_states(game, rng, 8):
-        player, rnd = state.current_player(), state.match.round
-        events = _events(state)
+        player, past = state.current_player(), _past(state)
         sampler = Sampler(state.view(player))
         for _ in range(5):
             hands = sampler.sample(rng).hands
-            fits = all(_draws(rnd, events, seat, _ever_held(rnd, events, seat, hands[seat]), rng)
+            fits = all(_draws(past, seat, _ever_held(past, seat, hands[seat]), rng)
                        is not None for seat in range(game.num_players()) if seat != player)
             if fits:
-                assert _world(state, player, hands, rng) is not None
+                assert _world(state, player, hands, past, rng) is not None
                 replayed += 1
     assert replayed > 500
+
+
+@pytest.mark.parametrize("name", ["bones_allfives(target=100)", "bones_kozel(target=100)"])
+def test_a_seat_observes_the_deal_as_it_is_dealt(name: str) -> None:
+    """While a deal is dealt (the first and every later one) a seat's strings and
+    tensors show the match's scores and the tiles dealt to it so far, and no other
+    seat's; All Fives' scores are not counted twice between rounds."""
+    game = pyspiel.load_game(name)
+    rng = random.Random(6)
+    state, dealing = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node() and state.match.waiting:
+            dealing += 1
+            size = game.rules.hand_size
+            for seat in range(game.num_players()):
+                own = state.dealt[seat * size:(seat + 1) * size]
+                text = state.information_state_string(seat)
+                assert f"scores {list(state.match.scores)}" in text
+                assert {t for t in state.dealt if str(t) in text.split("dealing")[1]} \
+                    == set(own)
+                tensor = np.asarray(state.observation_tensor(seat))
+                assert set(np.flatnonzero(tensor)) == {t.index for t in own}
+            if state.match.results:
+                assert list(state.match.scores) == list(state.match.scores_after[-1])
+            _chance(state, rng)
+        elif state.is_chance_node():
+            _chance(state, rng)
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert dealing > 2 * 28
