@@ -46,6 +46,8 @@ TUNED = {
     "leave_after": "seconds a player may be away before a bot takes over the seat",
     "rate": "messages a second one seat may send before it is refused",
     "rest_rate": "REST requests and new sockets a second from one address",
+    "logins_per_name": "login attempts one name may have in five minutes",
+    "logins_per_address": "login attempts one address may make in five minutes",
     "tables_per_address": "unfinished tables one address may create",
     "sockets_per_address": "WebSockets one address may hold open at once",
     "think_floor": "seconds Hard and Expert take at least, so timing tells nothing",

@@ -31,13 +31,17 @@ class Server:
     """``bones serve`` on a free port over the store at ``db``."""
 
     def __init__(self, db: str, *, leave_after: float = 60.0, port: int | None = None,
-                 rate: float = 1000.0, limits: dict[str, float] | None = None) -> None:
+                 rate: float = 1000.0, limits: dict[str, float] | None = None,
+                 extra: list[str] | None = None) -> None:
         """``rate``: messages a second a seat may send; scripted players are fast, and
         every test client comes from one address, so the per-address limits are lifted
         unless ``limits`` sets them (``{"rest-rate": 20, "think-floor": 1}``)."""
         self.db, self.leave_after, self.rate = db, leave_after, rate
+        self.extra = extra or []
         self.limits = {"rest-rate": 100_000, "tables-per-address": 100_000,
-                       "sockets-per-address": 100_000, "think-floor": 0, **(limits or {})}
+                       "sockets-per-address": 100_000, "think-floor": 0,
+                       "logins-per-name": 100_000, "logins-per-address": 100_000,
+                       **(limits or {})}
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -48,7 +52,7 @@ class Server:
             [sys.executable, "-m", "bones", "serve", "--port", str(self.port), "--db", self.db,
              "--bot-delay", "0", "--leave-after", str(self.leave_after),
              "--rate", str(self.rate),
-             *[f"--{k}={v}" for k, v in self.limits.items()]],
+             *[f"--{k}={v}" for k, v in self.limits.items()], *self.extra],
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -70,21 +74,33 @@ class Server:
         if self.process is not None and self.process.poll() is None:
             self.kill(signal.SIGTERM)
 
-    def create(self, variant: str, seats: list[dict[str, Any]], **extra: Any) -> Message:
-        response = httpx.post(f"{self.url}/api/tables",
-                              json={"variant": variant, "seats": seats, **extra})
+    def account(self, name: str, password: str = "correct horse") -> httpx.Client:
+        """A client signed in as the account called ``name`` (signed up the first time)."""
+        client = httpx.Client(base_url=self.url)
+        body = {"name": name, "password": password}
+        if client.post("/api/login", json=body).status_code == 401:
+            client.post("/api/signup", json=body).raise_for_status()
+        return client
+
+    def create(self, variant: str, seats: list[dict[str, Any]], *,
+               client: httpx.Client | None = None, **extra: Any) -> Message:
+        """A new table, made by ``client`` (signed in) or by nobody signed in."""
+        response = (client or httpx).post(f"{self.url}/api/tables",
+                                          json={"variant": variant, "seats": seats, **extra})
         assert response.status_code == 201, response.text
         made = dict(response.json())
         if "#invite=" in made.get("invite", ""):
             self.invites[made["table"]["id"]] = made["invite"].split("#invite=")[1]
         return made
 
-    def join(self, table_id: str, name: str, invite: str | None = None) -> Message:
-        """Take a free seat; a private table's invite secret is ``invite``, or the one
-        this client saw when it made the table."""
+    def join(self, table_id: str, name: str | None, invite: str | None = None, *,
+             client: httpx.Client | None = None) -> Message:
+        """Take a free seat, by a typed ``name`` or as ``client``'s account; a private
+        table's invite secret is ``invite``, or the one this client saw when it made
+        the table."""
         invite = invite or self.invites.get(table_id)
-        response = httpx.post(f"{self.url}/api/tables/{table_id}/join",
-                              json={"name": name, **({"invite": invite} if invite else {})})
+        body = {**({"name": name} if name else {}), **({"invite": invite} if invite else {})}
+        response = (client or httpx).post(f"{self.url}/api/tables/{table_id}/join", json=body)
         assert response.status_code == 200, response.text
         return dict(response.json())
 

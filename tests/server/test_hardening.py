@@ -241,17 +241,31 @@ def test_finished_tables_leave_memory_and_waiting_ones_expire(tmp_path: Path) ->
 
 
 def test_statistics_and_names(server: Server) -> None:
-    """Names are compared in any case, statistics are read from running totals, and a
-    game with hints is listed but not counted."""
+    """Statistics belong to accounts, named in any case, never to a typed name: a game
+    under a typed name counts for nobody, and nobody may type an account's name."""
     name = f"Kit{random.randrange(10**6)}"
-    for typed in (name, name.upper()):
-        made = server.create("draw", [{"kind": "human", "name": typed},
-                                      {"kind": "bot", "level": "easy"}],
-                             options={"target": None})
+    kit = server.account(name)
+    for typed in ({"me": True}, {"name": name.upper()}, {}):
+        if typed:
+            made = server.create("draw", [{"kind": "human", **typed},
+                                          {"kind": "bot", "level": "easy"}],
+                                 options={"target": None}, client=kit)
+        else:  # the same name typed by someone not signed in
+            refused = httpx.post(f"{server.url}/api/tables", json={
+                "variant": "draw", "seats": [{"kind": "human", "name": name},
+                                             {"kind": "bot", "level": "easy"}]})
+            assert refused.status_code == 409 and "belongs to an account" in refused.text
+            made = server.create("draw", [{"kind": "human", "name": name + "x"},
+                                          {"kind": "bot", "level": "easy"}],
+                                 options={"target": None})
         play_out(server.socket(made["table"]["id"], made["token"]), random.Random(7))
     stats = server.get(f"/api/stats/{name.lower()}")
     assert stats["total"]["games"] == 2
     assert len(server.get(f"/api/games?name={name.lower()}")) == 2
+    assert server.get(f"/api/stats/{name}x")["total"]["games"] == 0
+    someone_else = kit.post("/api/tables", json={
+        "variant": "draw", "seats": [{"kind": "human", "name": "Bob"}, {"kind": "human"}]})
+    assert someone_else.status_code == 409 and "signed in as" in someone_else.text
     for bad in ("Ann\u202eevil", "a\u200bb", "x\x85", "   ", "Z\u2066x"):
         response = httpx.post(f"{server.url}/api/tables", json={
             "variant": "draw", "seats": [{"kind": "human", "name": bad}, {"kind": "human"}]})

@@ -23,10 +23,13 @@ def test_a_whole_match(server: Server, variant: str, options: dict[str, object],
     """Humans and bots play a match to its end; the stored record replays to the same end."""
     humans = [n for n in who if n[0].isupper()]
     seats = [{"kind": "bot", "level": w} if w[0].islower() else {"kind": "human"} for w in who]
-    seats[who.index(humans[0])]["name"] = humans[0]
-    made = server.create(variant, seats, options=options)
+    seats[who.index(humans[0])]["me"] = True
+    humans = [f"{name}{variant}{len(who)}" for name in humans]  # accounts of this test's own
+    accounts = {name: server.account(name) for name in humans}
+    made = server.create(variant, seats, options=options, client=accounts[humans[0]])
     table = made["table"]["id"]
-    tokens = [made["token"]] + [server.join(table, name)["token"] for name in humans[1:]]
+    tokens = [made["token"]] + [server.join(table, None, client=accounts[name])["token"]
+                                for name in humans[1:]]
     clients = [server.socket(table, t) for t in tokens]
     ends = play_all(clients, seed=len(who))
     record = server.get(f"/api/games/{table}/record")

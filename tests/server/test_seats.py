@@ -170,9 +170,9 @@ def test_the_clock_moves_for_a_player_out_of_time(server: Server) -> None:
 
 def test_finished_games_keep_records_and_stats(server: Server) -> None:
     name = "Statler"
-    made = server.create("allfives", [{"kind": "human", "name": name},
+    made = server.create("allfives", [{"kind": "human", "me": True},
                                       {"kind": "bot", "level": "easy"}],
-                         options={"target": None})
+                         options={"target": None}, client=server.account(name))
     table = made["table"]["id"]
     end = play_out(server.socket(table, made["token"]), random.Random(8))
     stats = server.get(f"/api/stats/{name}")

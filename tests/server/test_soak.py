@@ -22,15 +22,17 @@ def test_a_short_soak_leaves_nothing_behind(tmp_path: Path) -> None:
 
         def player(name: str) -> None:
             rng = random.Random(name)
+            account = server.account(name)
             try:
                 while True:
                     try:
                         left.pop()
                     except IndexError:
                         return
-                    made = server.create("draw", [{"kind": "human", "name": name},
+                    made = server.create("draw", [{"kind": "human", "me": True},
                                                   {"kind": "bot", "level": "easy"}],
-                                         options={"target": None}, bot_delay=0)
+                                         options={"target": None}, bot_delay=0,
+                                         client=account)
                     socket = server.socket(made["table"]["id"], made["token"])
                     assert play_out(socket, rng)["table"]["status"] == "over"
                     socket.close()

@@ -14,19 +14,26 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import delete
+from sqlalchemy.orm import Session
 
 from bones.rules import Rules
+from bones.server.accounts import Accounts
 from bones.server.hub import Hub, Settings
+from bones.server.schema import AccountRow
 from bones.server.stats import lines, name_key
-from bones.server.store import PlayRow, Store, TotalRow
+from bones.server.store import Store
 from bones.server.table import Seat, Table
 
 
-def _finished(seed: int) -> tuple[Table, list[Any]]:
+def _ann(store: Store) -> int:
+    """Ann's account."""
+    return Accounts(store.engine).sign_up("Ann", "correct horse")[0].id
+
+
+def _finished(seed: int, account: int | None = None) -> tuple[Table, list[Any]]:
     """A single-round table played to its end, and every log entry it made."""
     table = Table(f"t{seed}", Rules.preset("draw", target=None),
-                  [Seat("human", name="Ann"), Seat("bot", level="easy")])
+                  [Seat("human", name="Ann", account_id=account), Seat("bot", level="easy")])
     entries = table.start()
     rng = random.Random(seed)
     while table.status == "playing":
@@ -41,7 +48,7 @@ def test_the_last_move_and_the_end_are_one_transaction(store_url: str) -> None:
     """Hardening: a kill between the last move and the finished game left the table over,
     its record 404 and the game out of every list. Now both are written or neither."""
     store = Store(store_url)
-    table, entries = _finished(1)
+    table, entries = _finished(1, _ann(store))
     store.create(table.id, table.config(), [s.stored() for s in table.seats])
     broken = {**table.game(), "variant": None}  # the game's row cannot be written
     with pytest.raises(Exception):  # noqa: B017 - whatever the database raises
@@ -55,7 +62,7 @@ def test_the_last_move_and_the_end_are_one_transaction(store_url: str) -> None:
 
 def test_a_restart_finishes_a_game_whose_end_was_not_stored(store_url: str) -> None:
     store = Store(store_url)
-    table, entries = _finished(2)
+    table, entries = _finished(2, _ann(store))
     store.create(table.id, table.config(), [s.stored() for s in table.seats])
     store.append(table.id, 0, entries)  # what a crash left: the moves, not the end
     assert store.game(table.id) is None
@@ -92,12 +99,17 @@ GAMES = st.lists(st.tuples(
 @settings(max_examples=25, deadline=None)
 @given(GAMES)
 def test_totals_always_equal_a_recount(games: list[tuple[Any, ...]]) -> None:
-    """Running totals per name (in any case and Unicode form), per variant and level,
-    are what counting every unassisted game again gives; the totals of a store written
-    before they were kept are counted once when it is opened."""
+    """Running totals per account (named in any case and Unicode form), per variant and
+    level, are what counting every unassisted game again gives."""
     with tempfile.TemporaryDirectory() as folder:
-        url = f"sqlite:///{folder}/totals.db"
-        store = Store(url)
+        store = Store(f"sqlite:///{folder}/totals.db")
+        accounts: dict[str, int] = {}
+        with Session(store.engine) as session, session.begin():
+            for name in ("Ann", "Ben", "Zoë", "Cy"):
+                row = AccountRow(name=name, name_key=name_key(name), bot=False)
+                session.add(row)
+                session.flush()
+                accounts[name_key(name)] = row.id
         kept = []
         for number, (first, second, variant, winner, a, b, assisted) in enumerate(games):
             if name_key(first) == name_key(second):
@@ -105,25 +117,21 @@ def test_totals_always_equal_a_recount(games: list[tuple[Any, ...]]) -> None:
             table_id = f"g{number}"
             store.create(table_id, {}, [])
             game = {"variant": variant, "names": [first, second], "sides": [0, 1],
+                    "accounts": [accounts.get(name_key(n)) for n in (first, second)],
                     "scores": [a, b], "winner": winner, "loser": None,
                     "record": {"assists": [{"kind": "hint"}] if assisted else []}}
             store.finish(table_id, game)
             if not assisted:
                 kept.append(store.game(table_id))
-        _recount(store, kept)
-        with store.engine.begin() as connection:  # as a store from before totals were kept
-            connection.execute(delete(TotalRow))
-            connection.execute(delete(PlayRow))
-        store.engine.dispose()
-        _recount(Store(url), kept)
+        _recount(store, kept, accounts)
 
 
-def _recount(store: Store, kept: list[Any]) -> None:
+def _recount(store: Store, kept: list[Any], accounts: dict[str, int]) -> None:
     for name in ("ann", "ZOË", "ben"):
         expected: dict[tuple[str, str], list[int]] = {}
         for game in kept:
             for key, grouping, group, won, lost, points in lines(game):
-                if key == name_key(name):
+                if key == accounts[name_key(name)]:
                     row = expected.setdefault((grouping, group), [0, 0, 0, 0])
                     for i, value in enumerate((1, won, lost, points)):
                         row[i] += value

@@ -40,6 +40,14 @@ READY = """() => {
 }"""
 
 
+def sign_in(page: Page, url: str, name: str, password: str = "correct horse") -> None:
+    """Sign the page's browser in as ``name`` (signing up the first time), as the
+    account page does; the page reads who it is when it next loads."""
+    body = {"name": name, "password": password}
+    if page.request.post(f"{url}/api/login", data=body).status == 401:
+        assert page.request.post(f"{url}/api/signup", data=body).ok
+
+
 @dataclass
 class Player:
     page: Page
@@ -53,6 +61,7 @@ class Player:
     def new_game(self, variant: str, *, players: int | None = None, target: str = "50",
                  levels: tuple[str, ...] = ("easy", "easy", "easy"), name: str = "Ann") -> str:
         page = self.page
+        sign_in(page, self.server.url, name)
         page.goto(f"{self.server.url}/")
         page.wait_for_selector("#new-game")
         page.check(f"input[name=variant][value={variant}]", force=True)
@@ -62,7 +71,6 @@ class Player:
                                      start=1):
             page.select_option(f"select[name=seat{seat}]", level)
         page.check(f"input[name=target][value='{target}']", force=True)
-        page.fill("input[name=name]", name)
         page.click("#start")
         page.wait_for_selector("#table")
         return page.url.rsplit("/", 1)[-1]

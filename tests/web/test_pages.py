@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page
 
 from tests.server.live import Server
 from tests.web.conftest import DESKTOP, PHONE
-from tests.web.driver import READY, Player
+from tests.web.driver import READY, Player, sign_in
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -104,14 +104,13 @@ def test_a_friend_joins_by_the_invite_link(web: Server, browser: Browser) -> Non
     assert f"/t/{table}#invite=" in link
     eve = Player(friend.new_page(), web, random.Random(5))  # knows the table, not the link
     eve.page.goto(f"{web.url}/t/{table}")
-    eve.page.fill("#join input[name=name]", "Eve")
     eve.page.click("#join button[type=submit]")
     eve.page.wait_for_function(
         "() => document.querySelector('#join .form-error').textContent.includes('invite')")
     eve.page.close()
     ben = Player(friend.new_page(), web, random.Random(4))
+    sign_in(ben.page, web.url, "Ben")
     ben.page.goto(link)
-    ben.page.fill("#join input[name=name]", "Ben")
     ben.page.click("#join button[type=submit]")
     ben.page.wait_for_selector("#table[data-status=playing]")
     ann.page.wait_for_selector("#table[data-status=playing]")
@@ -131,8 +130,8 @@ def test_play_again_is_an_offer_the_friend_accepts(web: Server, browser: Browser
     table = ann.new_game("draw", players=2, target="null", levels=("friend",))
     ann.page.wait_for_selector("#invite-link")
     ben = Player(friend.new_page(), web, random.Random(7))
+    sign_in(ben.page, web.url, "Ben")
     ben.page.goto(ann.page.locator("#invite-link").input_value())
-    ben.page.fill("#join input[name=name]", "Ben")
     ben.page.click("#join button[type=submit]")
     spectator = watching.new_page()
     spectator.goto(f"{web.url}/t/{table}")
@@ -191,7 +190,6 @@ def test_rule_options_reach_the_table(web: Server, browser: Browser) -> None:
     page.check("input[name=players][value='3']", force=True)
     page.check("input[name=seven]")
     page.check("input[name=target][value='null']", force=True)
-    page.fill("input[name=name]", "Opal")
     page.click("#start")
     page.wait_for_selector("#table")
     table = web.get(f"/api/tables/{page.url.rsplit('/', 1)[-1]}")
@@ -200,7 +198,6 @@ def test_rule_options_reach_the_table(web: Server, browser: Browser) -> None:
     page.check("input[name=variant][value=draw]", force=True)
     page.select_option("select[name=blocked_scoring]", "others")
     page.check("input[name=opening_every_round]")
-    page.fill("input[name=name]", "Opal")
     page.click("#start")
     page.wait_for_selector("#table")
     rules = web.get(f"/api/tables/{page.url.rsplit('/', 1)[-1]}")["rules"]
@@ -322,8 +319,7 @@ def test_a_whole_round_by_keyboard_alone(web: Server, browser: Browser) -> None:
             break
         page.keyboard.press("ArrowRight")
     assert page.evaluate("document.activeElement.checked && document.activeElement.value") == "null"
-    _tab_to(page, "input[name=name]")
-    page.keyboard.type("Tabby")
+    _tab_to(page, "#start")
     page.keyboard.press("Enter")
     page.wait_for_selector("#table")
     page.wait_for_function("() => document.querySelector('#table')?.dataset.moves !== undefined")

@@ -74,10 +74,10 @@ def test_the_new_game_form_names_its_parts(web: Server, browser: Browser,
     roles = page.locator(".seat-choice > span").all_inner_texts()
     assert len(roles) == 3 and len(set(roles)) == 3
     assert not any(any(c.isdigit() for c in role) for role in roles)  # no "Seat 2"
-    name = page.locator("input[name=name]")
-    assert name.get_attribute("required") is not None
-    assert name.get_attribute("aria-required") == "true"
-    assert page.locator(".name .needed").count() == 1
+    playing_as = page.locator(".playing-as").inner_text()  # a guest at once, who may sign up
+    assert "Guest" in playing_as
+    sign_up = page.locator("#sign-up-link").inner_text()
+    assert sign_up and (language == "en") == (sign_up == "Sign up")
     if language != "en":
         assert page.locator("input[name=variant][value=allfives] + strong").inner_text() \
             != "All Fives"

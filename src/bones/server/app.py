@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
@@ -29,13 +30,17 @@ from bones import bots
 from bones.match import Match
 from bones.record import RecordError
 from bones.rules import PLAYERS, Rules
+from bones.server.accounts import Accounts
+from bones.server.auth import Caller, account_routes, player_for
 from bones.server.guard import Guard
 from bones.server.hub import Hub, Limited, Settings, Unavailable
 from bones.server.jobs import Analyses, Busy, Gone
 from bones.server.metrics import CONTENT_TYPE
 from bones.server.protocol import (
+    BAD_BODY,
     CreateTable,
     GameSummary,
+    HumanSeat,
     Joined,
     JoinTable,
     Stats,
@@ -48,14 +53,14 @@ from bones.server.table import TableError, invite_link
 __all__ = ["DEFAULT_DB", "create_app"]
 
 DEFAULT_DB = "sqlite:///bones.db"
-BAD_BODY: dict[int | str, dict[str, Any]] = {
-    400: {"description": "The body is not JSON (or, for analysis, not a game record)"},
-    413: {"description": "The body is larger than the server takes"}}
 LIMITED: dict[int | str, dict[str, Any]] = {
     429: {"description": "Too many requests from this address, or a limit of the server's "
           "reached: the detail says which"},
     503: {"description": "The store cannot be written just now, or the analysis queue is "
           "full: try again (see Retry-After)"}}
+SEATING: dict[int | str, dict[str, Any]] = {
+    401: {"description": "Not signed in and no name given, or an API token revoked"},
+    409: {"description": "The name is an account's, or not the signed-in account's"}}
 MOST_MOVES = 1000
 """The longest record the server grades (a long Kozel match has about 600 moves)."""
 WEB = Path(str(resources.files("bones") / "web"))
@@ -126,11 +131,19 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
         return {v: {"players": list(players), "rules": Rules.preset(v).to_dict(),
                     "levels": list(bots.LEVELS)} for v, players in PLAYERS.items()}
 
-    @app.post("/api/tables", status_code=201, responses=BAD_BODY)
-    async def create_table(spec: CreateTable, request: Request) -> Joined | TableInfo:
-        """A new table. With a named human seat, the answer holds that seat's token and
-        the invite link (a private table's holds its secret)."""
-        table, seat, token = await hub.create(spec, _address(request))
+    accounts = Accounts(hub.store.engine)
+    account_routes(app, accounts, hub.settings)
+
+    @app.post("/api/tables", status_code=201, responses={**BAD_BODY, **SEATING})
+    async def create_table(spec: CreateTable, request: Request,
+                           account: Caller) -> Joined | TableInfo:
+        """A new table. With the creator's seat (``me``, or a typed ``name``), the answer
+        holds that seat's token and the invite link (a private table's holds its
+        secret)."""
+        mine = next((s for s in spec.seats if isinstance(s, HumanSeat) and s.mine), None)
+        player = None if mine is None else await run_in_threadpool(
+            player_for, accounts, account, mine.name)
+        table, seat, token = await hub.create(spec, _address(request), player)
         if seat is None or token is None:
             return table.info()
         return Joined(table=table.info(), seat=seat, token=token, invite=invite_link(table))
@@ -152,12 +165,14 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
               responses={**BAD_BODY, 403: {"description": "A private table: the invite's "
                                                   "secret is missing or wrong"},
                          404: {"description": "No such table"},
-                         409: {"description": "No free seat, or the name is taken"}})
-    async def join_table(table_id: str, body: JoinTable) -> Joined:
-        """Take a free human seat by display name (a private table's with its invite
-        secret); keep the token to reconnect."""
+                         409: {"description": "No free seat, or the name is taken"},
+                         **SEATING})
+    async def join_table(table_id: str, body: JoinTable, account: Caller) -> Joined:
+        """Take a free human seat as your account, or by a typed display name (a private
+        table's with its invite secret); keep the token to reconnect."""
+        player = await run_in_threadpool(player_for, accounts, account, body.name)
         try:
-            return await hub.join(table_id, body.name, body.seat, body.invite)
+            return await hub.join(table_id, player, body.seat, body.invite)
         except KeyError:
             raise HTTPException(404, f"no table {table_id!r}") from None
         except TableError as error:
@@ -290,6 +305,7 @@ def _pages(app: FastAPI) -> None:
     def home() -> FileResponse:
         return FileResponse(index)
 
+    @app.get("/account", include_in_schema=False)
     @app.get("/t/{table_id}", include_in_schema=False)
     @app.get("/stats/{name}", include_in_schema=False)
     @app.get("/replay/{table_id}", include_in_schema=False)

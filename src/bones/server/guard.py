@@ -24,7 +24,7 @@ from limits import RateLimitItemPerSecond
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 
-__all__ = ["CSP", "MAX_BODY", "Guard", "allowed_origin"]
+__all__ = ["CSP", "MAX_BODY", "Guard", "allowed_origin", "limit_storage"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -51,6 +51,13 @@ CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 log = logging.getLogger("bones.server")
 
 
+def limit_storage(redis: str | None) -> Storage:
+    """Where rate limits count: this process's memory, or Redis, shared by every process."""
+    if redis is None:
+        return MemoryStorage()
+    return RedisStorage(f"async+{redis}", implementation="redispy")
+
+
 def allowed_origin(origin: str, host: str, extra: tuple[str, ...]) -> bool:
     """Whether a page from ``origin`` may act on the server reached as ``host``: its
     own pages, and the origins a deployment names (e.g. behind a proxy)."""
@@ -68,9 +75,7 @@ class Guard:
         self.app, self.origins, self.max_body = app, origins, max_body
         burst = max(1, round(rate * 3))
         self.item = RateLimitItemPerSecond(burst, 3)
-        storage: Storage = (MemoryStorage() if redis is None else
-                            RedisStorage(f"async+{redis}", implementation="redispy"))
-        self.limiter = MovingWindowRateLimiter(storage)
+        self.limiter = MovingWindowRateLimiter(limit_storage(redis))
         self._warned = -60.0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

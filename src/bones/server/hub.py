@@ -57,7 +57,7 @@ from bones.server.protocol import (
     parse_client,
 )
 from bones.server.store import Event, SavedTable, Store, hash_token
-from bones.server.table import Entry, Seat, Table, TableError, invite_link
+from bones.server.table import Entry, Player, Seat, Table, TableError, invite_link
 
 __all__ = ["MAX_FRAME", "Hub", "Limited", "Settings", "Unavailable"]
 
@@ -99,6 +99,10 @@ class Settings:
     rest_rate: float = 20.0
     """REST requests a second one address may make on average (bursts of three times
     that); new WebSockets count too."""
+    logins_per_name: int = 5
+    """Login attempts one name may have in five minutes ..."""
+    logins_per_address: int = 20
+    """... and one address, over every name."""
     origins: tuple[str, ...] = ()
     """Origins besides the server's own whose pages may open sockets and post."""
     bot_workers: int = max(1, (os.cpu_count() or 2) - 1)
@@ -301,18 +305,19 @@ class Hub:
 
     # -- tables --------------------------------------------------------------------------
 
-    async def create(self, spec: CreateTable, creator: str | None = None
-                     ) -> tuple[Table, int | None, str | None]:
-        """A new table; a named human seat is the creator's, who gets its token."""
+    async def create(self, spec: CreateTable, creator: str | None = None,
+                     player: Player | None = None) -> tuple[Table, int | None, str | None]:
+        """A new table; ``player`` (the creator) takes the seat the spec marks as theirs
+        and gets its token."""
         self._check_creator(creator)
         rules = spec.rules()
-        named = [n for n, s in enumerate(spec.seats) if isinstance(s, HumanSeat) and s.name]
+        named = [n for n, s in enumerate(spec.seats) if isinstance(s, HumanSeat) and s.mine]
         seats = [Seat("bot", level=s.level) if isinstance(s, BotSeat) else Seat("human")
                  for s in spec.seats]
         token = secrets.token_urlsafe(24)
         if named:
-            seats[named[0]].name = getattr(spec.seats[named[0]], "name", None)
-            seats[named[0]].token_hash = hash_token(token)
+            assert player is not None
+            seats[named[0]].take(player, hash_token(token))
         delay = self.settings.bot_delay if spec.bot_delay is None else spec.bot_delay
         if all(s.kind == "bot" for s in seats):
             delay = max(delay, self.settings.bot_only_delay)
@@ -391,7 +396,7 @@ class Hub:
             raise Limited(f"at most {limit} unfinished tables from one address; finish "
                           "or leave one first")
 
-    async def join(self, table_id: str, name: str, seat: int | None,
+    async def join(self, table_id: str, player: Player, seat: int | None,
                    invite: str | None = None) -> Joined:
         """Take a free human seat (at whichever process holds the table): the seat, its
         token and the link to share. Raises ``KeyError`` (no such table), ``TableError``
@@ -401,7 +406,8 @@ class Hub:
         except Elsewhere as away:
             assert self.cluster is not None
             try:
-                joined = await self.cluster.call(away.owner, "join", table=table_id, name=name,
+                joined = await self.cluster.call(away.owner, "join", table=table_id,
+                                                 name=player.name, account=player.account,
                                                  seat=seat, invite=invite)
             except CallError as error:
                 raise _uncalled(error) from None
@@ -412,14 +418,15 @@ class Hub:
         hashed = hash_token(token)
         async with live.lock:
             table = live.table
-            number = table.join(name, hashed, seat, invite)
+            number = table.join(player, hashed, seat, invite)
             try:
-                self._write(self.store.take_seat, table.id, number, name, hashed)
+                self._write(self.store.take_seat, table.id, number, player.name, hashed,
+                            player.account)
             except ValueError:
-                table.seats[number].name = table.seats[number].token_hash = None
+                table.seats[number].take(None, None)
                 raise
             except Exception as error:
-                table.seats[number].name = table.seats[number].token_hash = None
+                table.seats[number].take(None, None)
                 log.warning("table %s: the store refused a seat: %s", table.id, error)
                 raise Unavailable("the seat could not be saved just now; try again") from None
             await self._commit(live, table.start())
@@ -531,8 +538,8 @@ class Hub:
         args = message["args"]
         if message["method"] == "join":
             try:
-                joined = await self.join(args["table"], args["name"], args["seat"],
-                                         args["invite"])
+                joined = await self.join(args["table"], Player(args["name"], args["account"]),
+                                         args["seat"], args["invite"])
             except TableError as error:
                 raise CallError(str(error), error.code) from None
             except ValueError as error:

@@ -33,6 +33,7 @@ from pydantic import (
 from bones.rules import Rules
 
 __all__ = [
+    "BAD_BODY",
     "VERSION",
     "Action",
     "BotSeat",
@@ -302,13 +303,26 @@ class Pong(_Message):
 
 # -- REST ----------------------------------------------------------------------------------
 
+BAD_BODY: dict[int | str, dict[str, Any]] = {
+    400: {"description": "The body is not JSON (or, for analysis, not a game record)"},
+    413: {"description": "The body is larger than the server takes"}}
+"""The answers of a route that takes a body, to a body it cannot read."""
+
+
 class HumanSeat(BaseModel):
-    """A seat for a person: ``name`` fills it now (the creator's), else it waits for a
-    friend with the invite link."""
+    """A seat for a person: the creator's, marked ``me`` (signed in: the account sits
+    there) or by a ``name`` (typed without signing in; such a game counts for nobody's
+    statistics), else a free seat that waits for a friend with the invite link."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     kind: Literal["human"]
     name: Name | None = None
+    me: bool = False
+
+    @property
+    def mine(self) -> bool:
+        """The creator sits here."""
+        return self.me or self.name is not None
 
 
 class BotSeat(BaseModel):
@@ -359,7 +373,7 @@ class CreateTable(BaseModel):
         if len(self.seats) != rules.players:
             raise ValueError(f"{rules.variant} with {rules.players} players needs "
                              f"{rules.players} seats, not {len(self.seats)}")
-        if sum(1 for s in self.seats if isinstance(s, HumanSeat) and s.name) > 1:
+        if sum(1 for s in self.seats if isinstance(s, HumanSeat) and s.mine) > 1:
             raise ValueError("only the creator's seat may be named; friends join by the link")
         return self
 
@@ -369,10 +383,11 @@ class CreateTable(BaseModel):
 
 
 class JoinTable(BaseModel):
-    """Take a free human seat under a display name."""
+    """Take a free human seat: signed in, as the account; else under a display name
+    (which may not be an account's)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    name: Name
+    name: Name | None = None
     seat: SeatNumber | None = None
     invite: str | None = Field(default=None, max_length=64,
                                description="A private table's invite secret (from its link)")

@@ -8,9 +8,9 @@ Games with hints or undo are kept and listed but not counted.
 
 >>> from types import SimpleNamespace as Game
 >>> won = Game(variant="draw", names=["Ann", "bot:hard"], sides=[0, 1], scores=[104, 60],
-...            winner=0, loser=None)
+...            winner=0, loser=None, accounts=[7, None])
 >>> [line[:3] for line in lines(won)]
-[('ann', 'total', ''), ('ann', 'variant', 'draw'), ('ann', 'level', 'hard')]
+[(7, 'total', ''), (7, 'variant', 'draw'), (7, 'level', 'hard')]
 >>> stats_from("Ann", [("level", "hard", 1, 1, 0, 104)]).by_level["hard"]
 StatsRow(games=1, wins=1, losses=0, points=104.0)
 """
@@ -25,8 +25,8 @@ from bones.server.protocol import Stats, StatsRow
 
 __all__ = ["Line", "Total", "lines", "name_key", "opponents_level", "stats_from"]
 
-Line = tuple[str, str, str, bool, bool, int]
-"""One player's part of one game: name key, grouping, group, won, lost, points."""
+Line = tuple[int, str, str, bool, bool, int]
+"""One player's part of one game: account, grouping, group, won, lost, points."""
 Total = tuple[str, str, int, int, int, int]
 """A running total: grouping, group, games, wins, losses, points."""
 
@@ -44,17 +44,19 @@ def opponents_level(names: list[str | None], sides: list[int], side: int) -> str
 
 
 def lines(game: Any) -> list[Line]:
-    """What a finished game adds to each of its human players' totals."""
+    """What a finished game adds to each of its players' totals: those with an account
+    (a name typed without one counts for nobody)."""
     out: list[Line] = []
-    for name, side in zip(game.names, game.sides, strict=True):
-        if not name or name.startswith("bot:"):
+    for account, side in zip(game.accounts or [None] * len(game.sides), game.sides,
+                             strict=True):
+        if account is None:
             continue
         won = game.winner == side
         lost = game.loser == side if game.loser is not None else (
             game.winner is not None and not won)
         points = game.scores[side]
         level = opponents_level(game.names, game.sides, side)
-        out += [(name_key(name), grouping, group, won, lost, points)
+        out += [(account, grouping, group, won, lost, points)
                 for grouping, group in (("total", ""), ("variant", game.variant),
                                         ("level", level))]
     return out

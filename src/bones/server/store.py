@@ -20,29 +20,25 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any, ClassVar
+from datetime import datetime
+from typing import Any
 
-from sqlalchemy import (
-    JSON,
-    DateTime,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    TypeDecorator,
-    UniqueConstraint,
-    create_engine,
-    event,
-    insert,
-    select,
-    text,
-    update,
-)
-from sqlalchemy.engine import Dialect, Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy import create_engine, event, insert, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
+from bones.server.migrate import upgrade
+from bones.server.schema import (
+    AccountRow,
+    EventRow,
+    GameRow,
+    PlayRow,
+    SeatRow,
+    TableRow,
+    TotalRow,
+    now,
+)
 from bones.server.stats import Total, lines, name_key
 
 __all__ = ["Event", "SavedTable", "Store", "hash_token"]
@@ -51,95 +47,6 @@ __all__ = ["Event", "SavedTable", "Store", "hash_token"]
 def hash_token(token: str) -> str:
     """Tokens are kept as hashes: a copy of the database seats nobody."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-class _UTC(TypeDecorator[datetime]):
-    """A moment, always read back timezone-aware: SQLite keeps no zone, so what it
-    returns is taken as UTC, the zone every moment is written in."""
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        if value is not None and value.tzinfo is None:
-            return value.replace(tzinfo=UTC)
-        return value
-
-
-class _Base(DeclarativeBase):
-    type_annotation_map: ClassVar[dict[Any, Any]] = {datetime: _UTC}
-
-
-class TableRow(_Base):
-    __tablename__ = "tables"
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    created: Mapped[datetime] = mapped_column(default=_now)
-    config: Mapped[dict[str, Any]] = mapped_column(JSON)
-    finished: Mapped[datetime | None] = mapped_column(default=None)
-    """Set when the match is over, or when a table nobody joined expired (no game)."""
-
-
-class SeatRow(_Base):
-    __tablename__ = "seats"
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8))
-    level: Mapped[str | None] = mapped_column(String(16), default=None)
-    name: Mapped[str | None] = mapped_column(String(64), default=None, index=True)
-    token_hash: Mapped[str | None] = mapped_column(String(64), default=None, index=True)
-
-
-class EventRow(_Base):
-    __tablename__ = "events"
-    __table_args__ = (UniqueConstraint("table_id", "seq"),)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
-    seq: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(8))
-    seat: Mapped[int | None] = mapped_column(Integer, default=None)
-    data: Mapped[dict[str, Any]] = mapped_column(JSON)
-    at: Mapped[datetime] = mapped_column(default=_now)
-
-
-class GameRow(_Base):
-    __tablename__ = "games"
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
-    variant: Mapped[str] = mapped_column(String(16))
-    finished: Mapped[datetime] = mapped_column(default=_now)
-    names: Mapped[list[str | None]] = mapped_column(JSON)
-    sides: Mapped[list[int]] = mapped_column(JSON)
-    scores: Mapped[list[int]] = mapped_column(JSON)
-    winner: Mapped[int | None] = mapped_column(Integer, default=None)
-    loser: Mapped[int | None] = mapped_column(Integer, default=None)
-    record: Mapped[dict[str, Any]] = mapped_column(JSON)
-
-
-class PlayRow(_Base):
-    """Who played which finished game: the games list of a name is an index scan."""
-
-    __tablename__ = "plays"
-    __table_args__ = (Index("plays_by_name", "name_key", "finished"),)
-    table_id: Mapped[str] = mapped_column(ForeignKey("games.table_id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name_key: Mapped[str] = mapped_column(String(64))
-    finished: Mapped[datetime] = mapped_column()
-
-
-class TotalRow(_Base):
-    """A player's running totals in one grouping (``stats.lines``)."""
-
-    __tablename__ = "totals"
-    name_key: Mapped[str] = mapped_column(String(64), primary_key=True)
-    grouping: Mapped[str] = mapped_column(String(8), primary_key=True)
-    group: Mapped[str] = mapped_column(String(16), primary_key=True)
-    games: Mapped[int] = mapped_column(Integer, default=0)
-    wins: Mapped[int] = mapped_column(Integer, default=0)
-    losses: Mapped[int] = mapped_column(Integer, default=0)
-    points: Mapped[int] = mapped_column(Integer, default=0)
 
 
 @dataclass(frozen=True)
@@ -171,28 +78,26 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = _engine(url)
-        with self.engine.begin() as connection:
-            if connection.dialect.name == "postgresql":  # several servers start at once
-                connection.execute(text("SELECT pg_advisory_xact_lock(20261201)"))
-            _Base.metadata.create_all(connection)
-        self._index_old_games()
+        upgrade(self.engine)
 
     def create(self, table_id: str, config: dict[str, Any],
                seats: Sequence[dict[str, Any]]) -> None:
-        """A new table with its seats (each ``kind``, ``level``, ``name``, ``token_hash``)."""
+        """A new table with its seats (each ``kind``, ``level``, ``name``, ``token_hash``,
+        ``account_id``)."""
         with Session(self.engine) as session, session.begin():
             session.add(TableRow(id=table_id, config=config))
             session.flush()
             for number, seat in enumerate(seats):
                 session.add(SeatRow(table_id=table_id, seat=number, **seat))
 
-    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
+    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str,
+                  account_id: int | None = None) -> None:
         """A human takes a free seat."""
         with Session(self.engine) as session, session.begin():
             row = session.get(SeatRow, (table_id, seat))
             if row is None or row.name is not None:
                 raise ValueError(f"seat {seat} is not free")
-            row.name, row.token_hash = name, token_hash
+            row.name, row.token_hash, row.account_id = name, token_hash, account_id
 
     def append(self, table_id: str, first: int,
                events: Sequence[tuple[str, int | None, dict[str, Any]]],
@@ -201,7 +106,7 @@ class Store:
         ``game``, the match is over and its record is kept in the same transaction. A
         number taken twice (two servers on one table) fails the whole append."""
         rows = [{"table_id": table_id, "seq": first + n, "kind": kind, "seat": seat,
-                 "data": data, "at": _now()} for n, (kind, seat, data) in enumerate(events)]
+                 "data": data, "at": now()} for n, (kind, seat, data) in enumerate(events)]
         with Session(self.engine) as session, session.begin():
             if rows:
                 session.execute(insert(EventRow), rows)
@@ -218,13 +123,13 @@ class Store:
         with Session(self.engine) as session, session.begin():
             session.execute(update(TableRow).where(TableRow.id == table_id,
                                                    TableRow.finished.is_(None))
-                            .values(finished=_now()))
+                            .values(finished=now()))
 
     def _finish(self, session: Session, table_id: str, game: dict[str, Any]) -> None:
         row = session.get(TableRow, table_id)
         if row is None or row.finished is not None:
             return
-        row.finished = _now()
+        row.finished = now()
         kept = GameRow(table_id=table_id, finished=row.finished, **game)
         session.add(kept)
         session.flush()
@@ -233,16 +138,16 @@ class Store:
     @staticmethod
     def _index(session: Session, game: GameRow) -> None:
         """The game's plays, and its lines added to the totals unless it was assisted."""
-        for seat, name in enumerate(game.names):
-            if name and not name.startswith("bot:"):
-                session.add(PlayRow(table_id=game.table_id, seat=seat, name_key=name_key(name),
+        for seat, account in enumerate(game.accounts or []):
+            if account is not None:
+                session.add(PlayRow(table_id=game.table_id, seat=seat, account_id=account,
                                     finished=game.finished))
         if game.record.get("assists"):
             return
-        for key, grouping, group, won, lost, points in lines(game):
-            total = session.get(TotalRow, (key, grouping, group))
+        for account, grouping, group, won, lost, points in lines(game):
+            total = session.get(TotalRow, (account, grouping, group))
             if total is None:
-                total = TotalRow(name_key=key, grouping=grouping, group=group,
+                total = TotalRow(account_id=account, grouping=grouping, group=group,
                                  games=0, wins=0, losses=0, points=0)
                 session.add(total)
             total.games += 1
@@ -250,14 +155,6 @@ class Store:
             total.losses += lost
             total.points += points
         session.flush()
-
-    def _index_old_games(self) -> None:
-        """A store written before plays and totals were kept gets them, once."""
-        with Session(self.engine) as session, session.begin():
-            if session.scalar(select(PlayRow.table_id).limit(1)) is not None:
-                return
-            for game in session.scalars(select(GameRow).order_by(GameRow.finished)):
-                self._index(session, game)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -292,19 +189,19 @@ class Store:
         return SavedTable(
             id=row.id, created=row.created, config=row.config,
             seats=[{"kind": s.kind, "level": s.level, "name": s.name,
-                    "token_hash": s.token_hash} for s in seats],
+                    "token_hash": s.token_hash, "account_id": s.account_id} for s in seats],
             events=[Event(e.seq, e.kind, e.seat, e.data) for e in events],
             finished=row.finished is not None,
         )
 
     def games(self, name: str | None = None, limit: int = 50,
               offset: int = 0) -> list[GameRow]:
-        """Finished games, newest first; with ``name``, only those that name played
-        (in any case)."""
+        """Finished games, newest first; with ``name``, only those the account of that
+        name (in any case) played."""
         query = select(GameRow)
         if name is not None:
             query = query.where(GameRow.table_id.in_(
-                select(PlayRow.table_id).where(PlayRow.name_key == name_key(name))))
+                select(PlayRow.table_id).where(PlayRow.account_id == _account_of(name))))
         query = query.order_by(GameRow.finished.desc()).offset(offset).limit(limit)
         with Session(self.engine) as session:
             rows = list(session.scalars(query))
@@ -312,9 +209,10 @@ class Store:
         return rows
 
     def totals(self, name: str) -> list[Total]:
-        """A name's running totals: (grouping, group, games, wins, losses, points)."""
+        """The running totals of the account called ``name``: (grouping, group, games,
+        wins, losses, points)."""
         with Session(self.engine) as session:
-            rows = session.scalars(select(TotalRow).where(TotalRow.name_key == name_key(name)))
+            rows = session.scalars(select(TotalRow).where(TotalRow.account_id == _account_of(name)))
             return [(r.grouping, r.group, r.games, r.wins, r.losses, r.points) for r in rows]
 
     def game(self, table_id: str) -> GameRow | None:
@@ -323,6 +221,10 @@ class Store:
             if row is not None:
                 session.expunge(row)
             return row
+
+
+def _account_of(name: str) -> Any:
+    return select(AccountRow.id).where(AccountRow.name_key == name_key(name)).scalar_subquery()
 
 
 WAIT = 1.0

@@ -30,7 +30,7 @@ from bones.server.stats import name_key
 from bones.server.store import SavedTable, hash_token
 from bones.view import PlayerView
 
-__all__ = ["Entry", "Seat", "Table", "TableError", "invite_link"]
+__all__ = ["Entry", "Player", "Seat", "Table", "TableError", "invite_link"]
 
 Entry = tuple[str, int | None, dict[str, Any]]
 """A log entry: kind (``deal``, ``move``, ``ready``, ``hint``, ``undo``), seat, data."""
@@ -44,6 +44,15 @@ class TableError(ValueError):
         self.code = code
 
 
+@dataclass(frozen=True)
+class Player:
+    """A person taking a seat: their display name and account (none for a name typed
+    without signing in, which counts for nobody's statistics)."""
+
+    name: str
+    account: int | None = None
+
+
 @dataclass
 class Seat:
     """Who sits where. A human seat with no ``name`` is free."""
@@ -52,6 +61,7 @@ class Seat:
     level: str | None = None
     name: str | None = None
     token_hash: str | None = None
+    account_id: int | None = None
     connected: int = 0
     """Open connections of this seat (not stored: a restarted server starts at 0)."""
     replaced: bool = False
@@ -67,7 +77,13 @@ class Seat:
 
     def stored(self) -> dict[str, Any]:
         return {"kind": self.kind, "level": self.level, "name": self.name,
-                "token_hash": self.token_hash}
+                "token_hash": self.token_hash, "account_id": self.account_id}
+
+    def take(self, player: Player | None, token_hash: str | None) -> None:
+        """``player`` sits here with a seat token of that hash; None frees the seat."""
+        self.name = None if player is None else player.name
+        self.account_id = None if player is None else player.account
+        self.token_hash = token_hash
 
 
 @dataclass
@@ -140,7 +156,7 @@ class Table:
 
     # -- changes: each returns the entries to log ----------------------------------------
 
-    def join(self, name: str, token_hash: str, seat: int | None = None,
+    def join(self, player: Player, token_hash: str, seat: int | None = None,
              invite: str | None = None) -> int:
         """Seat a human in the given free seat, or the first free one. A private table's
         seats open only to its invite's secret; no two players share a name (in any
@@ -148,8 +164,9 @@ class Table:
         if self.invite is not None and not hmac.compare_digest(
                 self.invite.encode(), (invite or "").encode()):
             raise TableError("private", "this table is private: join it through its invite link")
-        if any(s.name and name_key(s.name) == name_key(name) for s in self.seats):
-            raise TableError("not_now", f"someone called {name!r} already sits at this table")
+        if any(s.name and name_key(s.name) == name_key(player.name) for s in self.seats):
+            raise TableError("not_now",
+                             f"someone called {player.name!r} already sits at this table")
         free = [n for n, s in enumerate(self.seats) if s.free]
         if seat is None:
             if not free:
@@ -157,7 +174,7 @@ class Table:
             seat = free[0]
         if seat not in free:
             raise TableError("not_now", f"seat {seat} is not a free seat")
-        self.seats[seat].name, self.seats[seat].token_hash = name, token_hash
+        self.seats[seat].take(player, token_hash)
         self.seq += 1
         return seat
 
@@ -217,7 +234,8 @@ class Table:
         """The next match: the same rules, seats and bots, a deck of its own (``invite``:
         its secret if this table is private). Its human seats are taken by the same
         names; the server gives each a new token."""
-        seats = [Seat(s.kind, level=s.level, name=s.name) for s in self.seats]
+        seats = [Seat(s.kind, level=s.level, name=s.name, account_id=s.account_id)
+                 for s in self.seats]
         return Table(table_id, self.rules, seats, bot_delay=self.bot_delay, clock=self.clock,
                      invite=invite if self.invite is not None else None)
 
@@ -414,6 +432,7 @@ class Table:
             "variant": self.rules.variant,
             "names": [s.name if s.kind == "human" else f"bot:{s.level}" for s in self.seats],
             "sides": [self.rules.side_of(n) for n in range(len(self.seats))],
+            "accounts": [s.account_id if s.kind == "human" else None for s in self.seats],
             "scores": list(match.scores), "winner": match.winner, "loser": match.loser,
             "record": {**match.record(), "fair": self.deck.reveal(), "assists": self.assists},
         }

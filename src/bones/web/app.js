@@ -1,7 +1,8 @@
 // bones in the browser: the header, the router, and the screens behind it.
 
+import { accountScreen, me, signIn } from "./account.js";
 import { h } from "./dom.js";
-import { newGame, joinScreen, savedName } from "./home.js";
+import { newGame, joinScreen } from "./home.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { sounds } from "./feel.js";
 import { api, seats } from "./net.js";
@@ -23,6 +24,9 @@ async function route() {
   screen?.close?.();
   screen = null;
   variants ||= await api("/api/variants");
+  if (location.pathname === "/account") {
+    return accountScreen(main, () => { header(); route(); });
+  }
   const stats = location.pathname.match(/^\/stats\/(.+)$/);
   if (stats) return statsScreen(main, decodeURIComponent(stats[1]), go, openUpload);
   const replay = location.pathname.match(/^\/replay\/([\w-]+)$/);
@@ -92,10 +96,14 @@ function header() {
     h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); go("/"); } },
       h("span", { class: "logo", "aria-hidden": "true" }, "⚄"), "bones"),
     h("span", { class: "tagline" }, t("tagline")),
-    h("a", { href: "#", id: "my-games", class: "nav-link", onclick: (e) => {
+    me() ? h("a", { href: "#", id: "my-games", class: "nav-link", onclick: (e) => {
       e.preventDefault();
-      go(`/stats/${encodeURIComponent(savedName() || "?")}`);
-    } }, t("myGames")),
+      go(`/stats/${encodeURIComponent(me().name)}`);
+    } }, t("myGames")) : null,
+    me() ? h("a", { href: "/account", id: "account-link", class: "nav-link", onclick: (e) => {
+      e.preventDefault();
+      go("/account");
+    } }, me().guest ? t("signUp") : me().name) : null,
     h("button", { type: "button", id: "rules-button", onclick: rulesDialog }, t("rules")),
     h("button", { type: "button", id: "mute", class: "icon", "aria-pressed": String(!sounds.muted()),
                   "aria-label": t("sound"), title: t("sound"),
@@ -113,4 +121,8 @@ if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").cat
 setLang(lang());
 header();
 window.addEventListener("popstate", route);
-route();
+// Offline (the page from the service worker's cache) nobody is signed in: the page opens.
+signIn().catch(() => null).then(() => {
+  header();
+  route();
+});

@@ -1,17 +1,19 @@
 // The new-game screen and the invite screen.
 
+import { me } from "./account.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, seats } from "./net.js";
 
 const VARIANTS = ["draw", "block", "kozel", "allfives"];
 
-export function savedName() {
-  return localStorage.getItem("bones.name") || "";
-}
-
-function remember(name) {
-  localStorage.setItem("bones.name", name);
+// Who takes the seat: the signed-in account (a guest's too), with a way to sign up.
+function playingAs(go) {
+  const account = me();
+  if (!account) return null;
+  return h("p", { class: "playing-as" }, t("playingAs", { name: account.name }), " ",
+    account.guest ? h("a", { href: "/account", id: "sign-up-link",
+                             onclick: (e) => { e.preventDefault(); go("/account"); } }, t("signUp")) : null);
 }
 
 // Who sits in a seat, as the player sees it from seat 0: an opponent (and where, at a
@@ -72,21 +74,16 @@ export function newGame(root, variants, go, preset = null) {
           h("input", { type: "checkbox", name: "seven", checked: choice.hand_size === 7,
                        onchange: (e) => { choice.hand_size = e.target.checked ? 7 : null; } }),
           t("sevenEach")) : null) : null,
-      h("label", { class: "name" }, h("span", {}, t("yourName"), " ", h("small", { class: "needed" }, `(${t("needed")})`)),
-        h("input", { name: "name", required: true, "aria-required": "true", maxlength: 24, value: savedName(),
-                     autocomplete: "nickname" })),
+      playingAs(go),
       h("p", { class: "form-error", role: "alert" }),
       h("button", { type: "submit", class: "primary", id: "start" }, t("start")),
     );
   };
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const name = form.elements.name.value.trim();
-    if (!name) return;
-    remember(name);
     localStorage.setItem("bones.lastGame", JSON.stringify(choice));
     try {
-      const made = await api("/api/tables", tableSpec(choice, name));
+      const made = await api("/api/tables", tableSpec(choice));
       seats.set(made.table.id, made.seat, made.token, made.invite);
       go(`/t/${made.table.id}`);
     } catch (error) {
@@ -97,7 +94,7 @@ export function newGame(root, variants, go, preset = null) {
   root.replaceChildren(form);
 }
 
-export function tableSpec(choice, name) {
+export function tableSpec(choice) {
   const options = { players: choice.players, target: choice.target };
   if (["draw", "block"].includes(choice.variant)) {
     options.blocked_scoring = choice.blocked_scoring;
@@ -110,7 +107,7 @@ export function tableSpec(choice, name) {
     const level = choice.levels[i] || "medium";
     return level === "friend" ? { kind: "human" } : { kind: "bot", level };
   });
-  return { variant: choice.variant, options, seats: [{ kind: "human", name }, ...others] };
+  return { variant: choice.variant, options, seats: [{ kind: "human", me: true }, ...others] };
 }
 
 // Someone opened an invite link without a seat here: take a free seat, or watch.
@@ -127,18 +124,15 @@ export async function joinScreen(root, tableId, go, watch) {
   const form = h("form", { class: "join", id: "join" },
     h("h1", {}, t("joinTitle")),
     h("p", {}, `${t(`variant.${info.variant}`)} · ${info.seats.map((s) => s.name || (s.kind === "bot" ? t(`level.${s.level}`) : "—")).join(", ")}`),
-    free ? h("label", { class: "name" }, t("yourName"),
-      h("input", { name: "name", required: true, maxlength: 24, value: savedName() })) : h("p", {}, t("full")),
+    free ? playingAs(go) : h("p", {}, t("full")),
     h("p", { class: "form-error", role: "alert" }),
     free ? h("button", { type: "submit", class: "primary" }, t("takeSeat")) : null,
     h("button", { type: "button", onclick: watch }, t("watch")));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const name = form.elements.name.value.trim();
-    remember(name);
     try {
       const invite = new URLSearchParams(location.hash.slice(1)).get("invite") || undefined;
-      const joined = await api(`/api/tables/${tableId}/join`, { name, invite });
+      const joined = await api(`/api/tables/${tableId}/join`, { invite });
       seats.set(tableId, joined.seat, joined.token, joined.invite);
       go(`/t/${tableId}`);
     } catch (error) {

@@ -1,11 +1,12 @@
 // Talking to the bones server: REST for tables, one WebSocket per seat that comes back
 // by itself after a drop or a reload (the seat token is kept in localStorage).
 
-export async function api(path, body = undefined) {
-  const response = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+// GET without a body, POST with one, or the `method` given.
+export async function api(path, body = undefined, method = body === undefined ? "GET" : "POST") {
+  const response = await fetch(path, body === undefined ? { method } : {
+    method, headers: { "content-type": "application/json" }, body: JSON.stringify(body),
   });
-  const data = await response.json().catch(() => ({}));
+  const data = response.status === 204 ? null : await response.json().catch(() => ({}));
   if (!response.ok) {
     const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : data.detail;
     throw new Error(detail || response.statusText);

@@ -1,0 +1,252 @@
+"""Who is playing: guests, accounts with a password, their sessions and API tokens.
+
+Everyone who opens the site is an account at once, a guest with a generated name held by
+a session cookie; signing up gives that same account the name and password chosen, so
+its games and statistics stay with it. A program plays as an account through a personal
+API token, and the account is shown as a bot from then on. Passwords are argon2 hashes;
+session and API tokens are kept as SHA-256 hashes, so a copy of the database signs
+nobody in.
+
+>>> from bones.server.store import Store
+>>> accounts = Accounts(Store("sqlite://").engine)
+>>> guest, session = accounts.guest()
+>>> guest.name.startswith("Guest"), guest.guest
+(True, True)
+>>> ann, _ = accounts.sign_up("Ann", "correct horse", session)
+>>> (ann.id, ann.name, ann.guest) == (guest.id, "Ann", False)
+True
+>>> accounts.log_in("ann", "wrong password")
+Traceback (most recent call last):
+...
+bones.server.accounts.Refused: wrong name or password
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from bones.server.schema import AccountRow, SessionRow, TokenRow, now
+from bones.server.stats import name_key
+from bones.server.store import hash_token
+
+__all__ = ["NAME", "SESSION_DAYS", "Account", "Accounts", "ApiToken", "Refused", "check_name"]
+
+SESSION_DAYS = 30
+"""A session lasts this long after it was last renewed (renewed halfway through)."""
+TOKEN_PREFIX = "bones_"
+NAME = r"^[^\W_][\w-]{1,23}$"
+"""The form of a name an account may claim (Python's and JSON Schema's regex)."""
+
+
+class Refused(ValueError):
+    """A request about an account that cannot be done: the text says why."""
+
+
+@dataclass(frozen=True)
+class Account:
+    """A player as the rest of the server sees one."""
+
+    id: int
+    name: str
+    guest: bool
+    bot: bool
+
+
+@dataclass(frozen=True)
+class ApiToken:
+    """A personal API token as listed to its owner (the token itself is shown once)."""
+
+    id: int
+    label: str
+    created: datetime
+    used: datetime | None
+
+
+def check_name(name: str) -> str:
+    """A name an account may claim: 2-24 letters, digits, ``_`` or ``-``, starting with a
+    letter or digit; names of the form the server gives guests are kept for them.
+
+    >>> check_name("Ann_2")
+    'Ann_2'
+    >>> check_name("guest-12")
+    Traceback (most recent call last):
+    ...
+    bones.server.accounts.Refused: names starting with "guest" are kept for guests
+    """
+    if not re.fullmatch(NAME, name):
+        raise Refused("a name has 2-24 letters, digits, _ or -, and starts with a letter "
+                      "or digit")
+    if name_key(name).startswith("guest"):
+        raise Refused('names starting with "guest" are kept for guests')
+    return name
+
+
+def _account(row: AccountRow) -> Account:
+    return Account(row.id, row.name, row.guest, row.bot)
+
+
+class Accounts:
+    """The accounts in a store. Each method is one transaction."""
+
+    def __init__(self, engine: Engine, hasher: PasswordHasher | None = None) -> None:
+        self.engine = engine
+        self.hasher = hasher or PasswordHasher()
+
+    # -- signing in ----------------------------------------------------------------------
+
+    def guest(self) -> tuple[Account, str]:
+        """A new guest account and the token of its session."""
+        for _ in range(20):
+            name = f"Guest{secrets.randbelow(10**6):06d}"
+            try:
+                with Session(self.engine) as session, session.begin():
+                    row = AccountRow(name=name, name_key=name_key(name), bot=False)
+                    session.add(row)
+                    session.flush()
+                    return _account(row), self._session(session, row.id)
+            except IntegrityError:
+                continue
+        raise Refused("no guest name is free just now; try again")
+
+    def sign_up(self, name: str, password: str, token: str | None = None
+                ) -> tuple[Account, str]:
+        """Claim ``name`` with ``password``. The guest of ``token``'s session becomes
+        the account, keeping its games; anyone else gets a new one. Answers the account
+        and the token of a new session (the old one ends)."""
+        check_name(name)
+        hashed = self.hasher.hash(password)
+        current = self.by_session(token) if token else None
+        try:
+            with Session(self.engine) as session, session.begin():
+                if current is not None and current.guest:
+                    row = session.get_one(AccountRow, current.id)
+                    row.name, row.name_key, row.password = name, name_key(name), hashed
+                    self._end(session, token)
+                else:
+                    row = AccountRow(name=name, name_key=name_key(name), password=hashed,
+                                     bot=False)
+                    session.add(row)
+                session.flush()
+                return _account(row), self._session(session, row.id)
+        except IntegrityError:
+            raise Refused(f"the name {name!r} is taken") from None
+
+    def log_in(self, name: str, password: str) -> tuple[Account, str]:
+        """The account of that name (any case) if the password is right, and the token
+        of a new session."""
+        with Session(self.engine) as session, session.begin():
+            row = session.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
+            if row is None or row.password is None or not self._verify(row.password, password):
+                raise Refused("wrong name or password")
+            if self.hasher.check_needs_rehash(row.password):
+                row.password = self.hasher.hash(password)
+            return _account(row), self._session(session, row.id)
+
+    def log_out(self, token: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            self._end(session, token)
+
+    def change_password(self, token: str, old: str, new: str) -> str:
+        """A new password for the session's account: every other session of it ends.
+        Answers the token of the session that stays."""
+        account = self.by_session(token)
+        if account is None or account.guest:
+            raise Refused("sign up before you set a password")
+        hashed = self.hasher.hash(new)
+        with Session(self.engine) as session, session.begin():
+            row = session.get_one(AccountRow, account.id)
+            if row.password is None or not self._verify(row.password, old):
+                raise Refused("the old password is wrong")
+            row.password = hashed
+            session.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
+            return self._session(session, account.id)
+
+    def _verify(self, hashed: str, password: str) -> bool:
+        try:
+            return self.hasher.verify(hashed, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+    @staticmethod
+    def _session(session: Session, account: int) -> str:
+        token = secrets.token_urlsafe(32)
+        session.add(SessionRow(token_hash=hash_token(token), account_id=account,
+                               expires=now() + timedelta(days=SESSION_DAYS)))
+        return token
+
+    @staticmethod
+    def _end(session: Session, token: str | None) -> None:
+        if token:
+            session.execute(delete(SessionRow).where(SessionRow.token_hash == hash_token(token)))
+
+    # -- who is asking -------------------------------------------------------------------
+
+    def by_session(self, token: str) -> Account | None:
+        """The account signed in with this session token, if it has not expired; a
+        session past half its life is renewed."""
+        with Session(self.engine) as session, session.begin():
+            row = session.get(SessionRow, hash_token(token))
+            if row is None or row.expires <= now():
+                return None
+            if row.expires - now() < timedelta(days=SESSION_DAYS / 2):
+                row.expires = now() + timedelta(days=SESSION_DAYS)
+            return _account(session.get_one(AccountRow, row.account_id))
+
+    def by_api_token(self, token: str) -> Account | None:
+        """The account of a personal API token not revoked; it is a bot account from
+        now on."""
+        with Session(self.engine) as session, session.begin():
+            row = session.scalar(select(TokenRow).where(
+                TokenRow.token_hash == hash_token(token), TokenRow.revoked.is_(None)))
+            if row is None:
+                return None
+            row.used = now()
+            account = session.get_one(AccountRow, row.account_id)
+            account.bot = True
+            return _account(account)
+
+    def named(self, name: str) -> Account | None:
+        """The account called ``name`` (in any case)."""
+        with Session(self.engine) as session:
+            row = session.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
+            return None if row is None else _account(row)
+
+    # -- API tokens ----------------------------------------------------------------------
+
+    def create_token(self, account: Account, label: str) -> tuple[ApiToken, str]:
+        """A new personal API token: the token is answered here and never again."""
+        if account.guest:
+            raise Refused("sign up before you make API tokens")
+        token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        with Session(self.engine) as session, session.begin():
+            row = TokenRow(account_id=account.id, token_hash=hash_token(token), label=label)
+            session.add(row)
+            session.flush()
+            return ApiToken(row.id, row.label, row.created, None), token
+
+    def tokens(self, account: Account) -> list[ApiToken]:
+        """The account's tokens not revoked, oldest first."""
+        with Session(self.engine) as session:
+            rows = session.scalars(select(TokenRow).where(
+                TokenRow.account_id == account.id, TokenRow.revoked.is_(None))
+                .order_by(TokenRow.id))
+            return [ApiToken(r.id, r.label, r.created, r.used) for r in rows]
+
+    def revoke(self, account: Account, token_id: int) -> None:
+        """The token stops working at once (the next request with it is refused)."""
+        with Session(self.engine) as session, session.begin():
+            done = session.execute(update(TokenRow).where(
+                TokenRow.id == token_id, TokenRow.account_id == account.id,
+                TokenRow.revoked.is_(None)).values(revoked=now()))
+            if not done.rowcount:  # type: ignore[attr-defined]
+                raise Refused(f"no token {token_id} of yours to revoke")

@@ -1,0 +1,257 @@
+"""Signing in over HTTP: the session cookie, the account endpoints, and who a request
+comes from (a session cookie, or a personal API token in ``Authorization: Bearer``).
+
+The cookie is HttpOnly (no script reads it), SameSite=Lax (another site's pages do not
+send it with their requests) and Secure when the page came over https, as the proxy
+says when the server is told to trust it (``--trust-proxy``). Login attempts are
+limited per name and per address, in Redis when the server has one.
+
+>>> from fastapi.testclient import TestClient
+>>> from bones.server import create_app
+>>> with TestClient(create_app("sqlite://")) as client:
+...     client.post("/api/signup", json={"name": "Ann", "password": "correct horse"}).json()
+...     client.get("/api/me").json()["name"]
+{'name': 'Ann', 'guest': False, 'bot': False}
+'Ann'
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated
+
+from fastapi import Depends, FastAPI, HTTPException, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from limits import RateLimitItemPerMinute
+from limits.aio.strategies import MovingWindowRateLimiter
+from pydantic import BaseModel, ConfigDict, Field
+
+from bones.server.accounts import NAME, SESSION_DAYS, Account, Accounts, Refused
+from bones.server.guard import limit_storage
+from bones.server.hub import Settings
+from bones.server.protocol import BAD_BODY
+from bones.server.stats import name_key
+from bones.server.table import Player
+
+__all__ = ["COOKIE", "Caller", "Me", "Needed", "account_routes", "caller", "player_for"]
+
+COOKIE = "bones_session"
+log = logging.getLogger("bones.server")
+Password = Annotated[str, Field(min_length=8, max_length=128)]
+
+
+class Me(BaseModel):
+    """The account a request is signed in as."""
+
+    name: str
+    guest: bool
+    bot: bool
+
+
+class SignUp(BaseModel):
+    """Claim a name with a password (a guest's account keeps its games)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(min_length=2, max_length=24, pattern=NAME,
+                      description="2-24 letters, digits, _ or -, from a letter or digit")
+    password: Password
+
+
+class LogIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(min_length=1, max_length=64)
+    password: str = Field(min_length=1, max_length=128)
+
+
+class NewPassword(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    old: str = Field(min_length=1, max_length=128)
+    new: Password
+
+
+class NewToken(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    label: str = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")
+
+
+class TokenInfo(BaseModel):
+    """A personal API token; ``token`` is there only in the answer that made it."""
+
+    id: int
+    label: str
+    created: str
+    used: str | None = None
+    token: str | None = None
+
+
+def _me(account: Account) -> Me:
+    return Me(name=account.name, guest=account.guest, bot=account.bot)
+
+
+def _session(request: Request) -> str | None:
+    return request.cookies.get(COOKIE)
+
+
+def _signed_in(response: Response, request: Request, token: str) -> None:
+    response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 86400, httponly=True,
+                        samesite="lax", secure=request.url.scheme == "https", path="/")
+
+
+def _refused(error: Refused, status: int = 400) -> HTTPException:
+    return HTTPException(status, str(error))
+
+
+def caller(request: Request) -> Account | None:
+    """The account a request comes from: an API token's (refused at once if revoked),
+    else the session cookie's, else none."""
+    accounts: Accounts = request.app.state.accounts
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        account = accounts.by_api_token(header[7:].strip())
+        if account is None:
+            raise HTTPException(401, "the API token is not valid (revoked?)",
+                                {"WWW-Authenticate": "Bearer"})
+        return account
+    token = _session(request)
+    return accounts.by_session(token) if token else None
+
+
+def signed_in(account: Annotated[Account | None, Depends(caller)]) -> Account:
+    if account is None:
+        raise HTTPException(401, "not signed in")
+    return account
+
+
+Caller = Annotated[Account | None, Depends(caller)]
+"""A route's parameter: who is asking, if anyone."""
+Needed = Annotated[Account, Depends(signed_in)]
+"""A route's parameter: who is asking (401 if nobody is signed in)."""
+
+
+def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None:
+    """The account endpoints, over ``accounts`` (kept in ``app.state`` for
+    :func:`caller`)."""
+    app.state.accounts = accounts
+    limiter = MovingWindowRateLimiter(limit_storage(settings.redis))
+    per_name = RateLimitItemPerMinute(settings.logins_per_name, 5)
+    per_address = RateLimitItemPerMinute(settings.logins_per_address, 5)
+
+    @app.get("/api/me", responses={401: {"description": "Not signed in"}})
+    def me(account: Needed) -> Me:
+        """The account this browser or token is signed in as."""
+        return _me(account)
+
+    @app.post("/api/guest")
+    def guest(request: Request, response: Response, account: Caller) -> Me:
+        """Play at once: a guest account with a generated name, held by the session
+        cookie (the caller's own account if already signed in)."""
+        if account is not None:
+            return _me(account)
+        made, token = accounts.guest()
+        _signed_in(response, request, token)
+        return _me(made)
+
+    @app.post("/api/signup", status_code=201,
+              responses={**BAD_BODY, 409: {"description": "The name is taken, or of the "
+                                                  "form kept for guests"}})
+    def sign_up(body: SignUp, request: Request, response: Response) -> Me:
+        """Claim a name with a password; a guest signing up keeps their games."""
+        try:
+            account, token = accounts.sign_up(body.name, body.password, _session(request))
+        except Refused as error:
+            raise _refused(error, 409) from None
+        _signed_in(response, request, token)
+        return _me(account)
+
+    @app.post("/api/login",
+              responses={**BAD_BODY, 401: {"description": "Wrong name or password"}})
+    async def log_in(body: LogIn, request: Request, response: Response) -> Me:
+        """Sign in; attempts are limited per name and per address."""
+        address = request.client.host if request.client else "?"
+        by_name = await _attempt(limiter, f"login:name:{name_key(body.name)}", per_name)
+        by_address = await _attempt(limiter, f"login:address:{address}", per_address)
+        if not (by_name and by_address):  # every attempt counts against both
+            raise HTTPException(429, "too many login attempts; wait a few minutes",
+                                {"Retry-After": "60"})
+        try:
+            account, token = await run_in_threadpool(accounts.log_in, body.name, body.password)
+        except Refused as error:
+            raise _refused(error, 401) from None
+        _signed_in(response, request, token)
+        return _me(account)
+
+    @app.post("/api/logout", status_code=204)
+    def log_out(request: Request, response: Response) -> None:
+        """End this browser's session."""
+        token = _session(request)
+        if token:
+            accounts.log_out(token)
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+
+    @app.post("/api/password", status_code=204,
+              responses={**BAD_BODY,
+                         401: {"description": "Not signed in, or a wrong old password"}})
+    def change_password(body: NewPassword, request: Request, response: Response) -> None:
+        """A new password; every other session of the account ends."""
+        token = _session(request)
+        if not token:
+            raise HTTPException(401, "not signed in")
+        try:
+            _signed_in(response, request, accounts.change_password(token, body.old, body.new))
+        except Refused as error:
+            raise _refused(error, 401) from None
+
+    @app.get("/api/tokens", responses={401: {"description": "Not signed in"}})
+    def tokens(account: Needed) -> list[TokenInfo]:
+        """Your personal API tokens (not the tokens themselves: they were shown once)."""
+        return [TokenInfo(id=t.id, label=t.label, created=t.created.isoformat(),
+                          used=t.used.isoformat() if t.used else None)
+                for t in accounts.tokens(account)]
+
+    @app.post("/api/tokens", status_code=201,
+              responses={**BAD_BODY, 401: {"description": "Not signed in"},
+                         403: {"description": "A guest makes no tokens"}})
+    def create_token(body: NewToken, account: Needed) -> TokenInfo:
+        """A personal API token for a program to play as you (send it as
+        ``Authorization: Bearer <token>``); shown in this answer only."""
+        try:
+            made, token = accounts.create_token(account, body.label)
+        except Refused as error:
+            raise _refused(error, 403) from None
+        return TokenInfo(id=made.id, label=made.label, created=made.created.isoformat(),
+                         token=token)
+
+    @app.delete("/api/tokens/{token_id}", status_code=204,
+                responses={401: {"description": "Not signed in"},
+                           404: {"description": "No such token of yours"}})
+    def revoke_token(token_id: int, account: Needed) -> None:
+        """The token stops working at once."""
+        try:
+            accounts.revoke(account, token_id)
+        except Refused as error:
+            raise _refused(error, 404) from None
+
+
+async def _attempt(limiter: MovingWindowRateLimiter, key: str,
+                   item: RateLimitItemPerMinute) -> bool:
+    """Whether one more attempt is allowed; if the count cannot be read, yes (logged)."""
+    try:
+        return await limiter.hit(item, key)
+    except Exception as error:
+        log.warning("login attempts could not be counted: %s", error)
+        return True
+
+
+def player_for(accounts: Accounts, account: Account | None, typed: str | None) -> Player:
+    """Who takes a seat: the signed-in account (a typed name must be its own), or a
+    typed name that is no account's."""
+    if account is not None:
+        if typed is not None and name_key(typed) != name_key(account.name):
+            raise HTTPException(409, f"you are signed in as {account.name!r}")
+        return Player(account.name, account.id)
+    if typed is None:
+        raise HTTPException(401, "sign in (or give a name) to take a seat")
+    if accounts.named(typed) is not None:
+        raise HTTPException(409, f"the name {typed!r} belongs to an account: log in to play "
+                            "as it")
+    return Player(typed)

@@ -1,0 +1,48 @@
+"""Bringing a store's schema up to date, with Alembic, when a server opens it.
+
+Every change to the tables is a revision in ``migrations/versions`` (write the next one
+beside the last, by hand, with Alembic's ``op``); a store at any older revision, or one
+written before there were revisions, is upgraded in place when a server starts, with
+every game kept. Several servers starting at once on PostgreSQL take turns.
+
+>>> from sqlalchemy import create_engine, inspect
+>>> engine = create_engine("sqlite://")
+>>> upgrade(engine)
+>>> "accounts" in inspect(engine).get_table_names()
+True
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import text
+from sqlalchemy.engine import Connection, Engine
+
+__all__ = ["revision", "upgrade"]
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def _config(connection: Connection) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def upgrade(engine: Engine) -> None:
+    """Apply every revision the store lacks, in one transaction."""
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":  # several servers start at once
+            connection.execute(text("SELECT pg_advisory_xact_lock(20261201)"))
+        command.upgrade(_config(connection), "head")
+
+
+def revision(engine: Engine) -> str | None:
+    """The store's revision: none before its first upgrade."""
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()

@@ -1,0 +1,168 @@
+"""The store's tables, as SQLAlchemy models. The database gets them through the
+migrations in ``bones/server/migrations`` (:mod:`bones.server.migrate`), never from
+these classes directly, so that a store written by an older bones upgrades in place; a
+test checks that the migrations and these models agree.
+
+A game's players are accounts (:mod:`bones.server.accounts`): statistics and the games
+list read ``plays`` and ``totals``, keyed by account, never by a typed name.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = ["AccountRow", "Base", "EventRow", "GameRow", "PlayRow", "SeatRow", "SessionRow",
+           "TableRow", "TokenRow", "TotalRow", "now"]
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A moment, always read back timezone-aware: SQLite keeps no zone, so what it
+    returns is taken as UTC, the zone every moment is written in."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {datetime: UTCDateTime}
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created: Mapped[datetime] = mapped_column(default=now)
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    finished: Mapped[datetime | None] = mapped_column(default=None)
+    """Set when the match is over, or when a table nobody joined expired (no game)."""
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    level: Mapped[str | None] = mapped_column(String(16), default=None)
+    name: Mapped[str | None] = mapped_column(String(64), default=None, index=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), default=None, index=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), default=None)
+    """The account in the seat; none for a bot, a free seat, or a name typed without
+    signing in (such a game counts for nobody's statistics)."""
+
+
+class EventRow(Base):
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("table_id", "seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    seat: Mapped[int | None] = mapped_column(Integer, default=None)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(default=now)
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16))
+    finished: Mapped[datetime] = mapped_column(default=now)
+    names: Mapped[list[str | None]] = mapped_column(JSON)
+    sides: Mapped[list[int]] = mapped_column(JSON)
+    scores: Mapped[list[int]] = mapped_column(JSON)
+    winner: Mapped[int | None] = mapped_column(Integer, default=None)
+    loser: Mapped[int | None] = mapped_column(Integer, default=None)
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    accounts: Mapped[list[int | None] | None] = mapped_column(JSON, default=None)
+    """Each seat's account (none for bots and typed names; none at all for a game
+    stored before accounts existed)."""
+
+
+class PlayRow(Base):
+    """Which account played which finished game: an account's games list is an index
+    scan."""
+
+    __tablename__ = "plays"
+    __table_args__ = (Index("plays_by_account", "account_id", "finished"),)
+    table_id: Mapped[str] = mapped_column(ForeignKey("games.table_id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    finished: Mapped[datetime] = mapped_column()
+
+
+class TotalRow(Base):
+    """An account's running totals in one grouping (``stats.lines``)."""
+
+    __tablename__ = "totals"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    grouping: Mapped[str] = mapped_column(String(8), primary_key=True)
+    group: Mapped[str] = mapped_column(String(16), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class AccountRow(Base):
+    """A player: a guest (a generated name, no password) until they sign up, when the
+    same account takes the name they chose, so their games stay theirs."""
+
+    __tablename__ = "accounts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(24))
+    name_key: Mapped[str] = mapped_column(String(64), unique=True)
+    password: Mapped[str | None] = mapped_column(String(128), default=None)
+    """An argon2 hash; none for a guest."""
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The account has played by program (an API token): shown as a bot everywhere."""
+    created: Mapped[datetime] = mapped_column(default=now)
+
+    @property
+    def guest(self) -> bool:
+        return self.password is None
+
+
+class SessionRow(Base):
+    """A signed-in browser: the cookie holds the token, the store its hash."""
+
+    __tablename__ = "sessions"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created: Mapped[datetime] = mapped_column(default=now)
+    expires: Mapped[datetime] = mapped_column()
+
+
+class TokenRow(Base):
+    """A personal API token: a program plays as the account with it."""
+
+    __tablename__ = "api_tokens"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(40))
+    created: Mapped[datetime] = mapped_column(default=now)
+    used: Mapped[datetime | None] = mapped_column(default=None)
+    revoked: Mapped[datetime | None] = mapped_column(default=None)

@@ -1,0 +1,123 @@
+// Who is playing: a guest from the first visit, an account after signing up (the same
+// account: its games stay), and the account page (sign up, log in and out, password,
+// personal API tokens).
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { api } from "./net.js";
+
+let current = null;
+
+// The signed-in account: { name, guest, bot }.
+export const me = () => current;
+
+// Signed in as before, or a new guest (the server sets the session cookie).
+export async function signIn() {
+  try {
+    current = await api("/api/me");
+  } catch {
+    current = await api("/api/guest", {});
+  }
+  return current;
+}
+
+function credentials(id, title, path, onDone, autocomplete) {
+  const form = h("form", { id, class: "account-form" },
+    h("h2", {}, title),
+    h("label", { class: "name" }, t("accountName"),
+      h("input", { name: "name", required: true, minlength: id === "signup" ? 2 : 1, maxlength: 24,
+                   autocomplete: "username" })),
+    h("label", { class: "name" }, t("password"),
+      h("input", { name: "password", type: "password", required: true,
+                   minlength: id === "signup" ? 8 : 1, maxlength: 128, autocomplete })),
+    h("p", { class: "form-error", role: "alert" }),
+    h("button", { type: "submit", class: "primary" }, title));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await api(path, { name: form.elements.name.value.trim(), password: form.elements.password.value });
+      await onDone();
+    } catch (error) {
+      form.querySelector(".form-error").textContent = error.message;
+    }
+  });
+  return form;
+}
+
+function passwordForm() {
+  const form = h("form", { id: "password", class: "account-form" },
+    h("h2", {}, t("changePassword")),
+    h("label", { class: "name" }, t("oldPassword"),
+      h("input", { name: "old", type: "password", required: true, autocomplete: "current-password" })),
+    h("label", { class: "name" }, t("newPassword"),
+      h("input", { name: "new", type: "password", required: true, minlength: 8, maxlength: 128,
+                   autocomplete: "new-password" })),
+    h("p", { class: "form-error", role: "alert" }),
+    h("button", { type: "submit" }, t("changePassword")));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const said = form.querySelector(".form-error");
+    try {
+      await api("/api/password", { old: form.elements.old.value, new: form.elements.new.value });
+      form.reset();
+      said.textContent = t("passwordChanged");
+    } catch (error) {
+      said.textContent = error.message;
+    }
+  });
+  return form;
+}
+
+async function tokensSection() {
+  const section = h("section", { id: "tokens", class: "account-form" });
+  const render = async (shown = null) => {
+    const tokens = await api("/api/tokens");
+    const form = h("form", {},
+      h("label", { class: "name" }, t("tokenLabel"), h("input", { name: "label", required: true, maxlength: 40 })),
+      h("button", { type: "submit" }, t("newToken")));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const made = await api("/api/tokens", { label: form.elements.label.value.trim() });
+      render(made.token);
+    });
+    section.replaceChildren(
+      h("h2", {}, t("apiTokens")),
+      h("p", {}, t("apiTokensNote")),
+      shown ? h("p", { class: "token-once" }, t("tokenOnce"), " ", h("code", { id: "new-token" }, shown)) : null,
+      h("ul", { class: "token-list" }, tokens.map((token) => h("li", {},
+        h("span", {}, token.label), " ",
+        h("button", { type: "button", onclick: async () => {
+          await api(`/api/tokens/${token.id}`, undefined, "DELETE");
+          render();
+        } }, t("revoke"))))),
+      form);
+  };
+  await render();
+  return section;
+}
+
+// The account page; `changed()` is called when the account signed in changes.
+export async function accountScreen(root, changed) {
+  const done = async () => {
+    await signIn();
+    changed();
+  };
+  const account = me() || await signIn();
+  const title = h("h1", {}, account.name, " ",
+    account.guest ? h("small", { class: "badge" }, t("guest")) : null,
+    account.bot ? h("small", { class: "badge" }, t("botAccount")) : null);
+  if (account.guest) {
+    root.replaceChildren(h("section", { class: "account" }, title,
+      h("p", {}, t("guestNote")),
+      credentials("signup", t("signUp"), "/api/signup", done, "new-password"),
+      credentials("login", t("logIn"), "/api/login", done, "current-password")));
+    return;
+  }
+  root.replaceChildren(h("section", { class: "account" }, title,
+    h("button", { type: "button", id: "logout", onclick: async () => {
+      await api("/api/logout", {});
+      await done();
+    } }, t("logOut")),
+    passwordForm(),
+    await tokensSection()));
+}

@@ -1,0 +1,121 @@
+"""Accounts in the browser: a guest plays at once and keeps the game on signing up; log
+out, a wrong password, log in; the login limit; a personal API token shown once."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Browser, Page
+
+from tests.server.live import Server, sqlite_url
+from tests.web.conftest import DESKTOP
+from tests.web.driver import Player
+
+PASSWORD = "correct horse"
+
+
+def _account_form(page: Page, form: str, name: str, password: str) -> None:
+    page.fill(f"#{form} input[name=name]", name)
+    page.fill(f"#{form} input[name=password]", password)
+    page.click(f"#{form} button[type=submit]")
+
+
+def _games_counted(page: Page) -> str:
+    page.click("#my-games")
+    row = page.locator("#stats-table tr[data-row=total] td").first
+    row.wait_for()
+    return row.inner_text()
+
+
+def test_a_guest_plays_signs_up_and_keeps_the_game(web: Server, browser: Browser) -> None:
+    context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.goto(f"{web.url}/")
+    page.wait_for_selector("#new-game .playing-as")
+    guest = page.locator(".playing-as").inner_text()
+    assert "Guest" in guest and page.locator("#account-link").inner_text() == "Sign up"
+    page.check("input[name=variant][value=draw]", force=True)
+    page.check("input[name=players][value='2']", force=True)
+    page.select_option("select[name=seat1]", "easy")
+    page.check("input[name=target][value='null']", force=True)
+    page.click("#start")
+    page.wait_for_selector("#table")
+    Player(page, web, random.Random(1)).play_match(drag_once=False)
+    assert _games_counted(page) == "1"
+
+    name = f"Gwen{random.randrange(10**6)}"
+    page.click("#account-link")
+    _account_form(page, "signup", name, PASSWORD)
+    page.wait_for_function("n => document.querySelector('#account-link')?.textContent === n",
+                           arg=name)
+    assert _games_counted(page) == "1"  # the guest's game is the account's
+    context.close()
+
+
+def test_log_out_a_wrong_password_and_log_in(web: Server, browser: Browser) -> None:
+    name = f"Lou{random.randrange(10**6)}"
+    web.account(name)  # signed up elsewhere
+    context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.goto(f"{web.url}/account")
+    page.wait_for_selector("#login")
+    _account_form(page, "login", name, "not the password")
+    page.wait_for_function(
+        "() => document.querySelector('#login .form-error').textContent.length > 0")
+    assert page.locator("#login .form-error").inner_text() == "wrong name or password"
+    _account_form(page, "login", name.upper(), PASSWORD)
+    page.wait_for_selector("#logout")
+    assert page.locator("#account-link").inner_text() == name
+    page.reload()  # the session is the cookie's: it outlives the page
+    page.wait_for_selector("#logout")
+    cookies = {c["name"]: c for c in context.cookies()}
+    assert cookies["bones_session"]["httpOnly"] and cookies["bones_session"]["sameSite"] == "Lax"
+    page.click("#logout")
+    page.wait_for_selector("#signup")
+    assert page.locator("#account-link").inner_text() == "Sign up"  # a new guest
+    context.close()
+
+
+def test_a_token_is_shown_once_and_revoked(web: Server, browser: Browser) -> None:
+    context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.goto(f"{web.url}/account")
+    _account_form(page, "signup", f"Tok{random.randrange(10**6)}", PASSWORD)
+    page.wait_for_selector("#tokens")
+    page.fill("#tokens input[name=label]", "my <b>bot</b>")
+    page.click("#tokens button[type=submit]")
+    token = page.locator("#new-token").inner_text()
+    assert token.startswith("bones_")
+    assert page.locator(".token-list li span").inner_text() == "my <b>bot</b>"  # as text
+    assert page.request.get(f"{web.url}/api/me",
+                            headers={"authorization": f"Bearer {token}"}).ok
+    page.click(".token-list li button")
+    page.wait_for_function("() => !document.querySelector('.token-list li')")
+    assert page.locator("#new-token").count() == 0  # shown once
+    assert page.request.get(f"{web.url}/api/me",
+                            headers={"authorization": f"Bearer {token}"}).status == 401
+    context.close()
+
+
+def test_login_attempts_are_limited(browser: Browser, tmp_path: Path) -> None:
+    server = Server(sqlite_url(tmp_path / "limited.db"),
+                    limits={"logins-per-name": 3}).start()
+    try:
+        httpx.post(f"{server.url}/api/signup", json={"name": "Lim", "password": PASSWORD})
+        page = browser.new_page()
+        page.goto(f"{server.url}/account")
+        page.wait_for_selector("#login")
+        for _ in range(3):
+            _account_form(page, "login", "Lim", "not the password")
+            page.wait_for_function("() => document.querySelector('#login .form-error')"
+                                   ".textContent === 'wrong name or password'")
+            page.evaluate("() => { document.querySelector('#login .form-error')"
+                          ".textContent = ''; }")
+        _account_form(page, "login", "Lim", PASSWORD)  # right, but too late
+        page.wait_for_function("() => document.querySelector('#login .form-error')"
+                               ".textContent.includes('too many')")
+        page.close()
+    finally:
+        server.stop()
