@@ -59,7 +59,8 @@ class Player:
     chose_place: bool = False
 
     def new_game(self, variant: str, *, players: int | None = None, target: str = "50",
-                 levels: tuple[str, ...] = ("easy", "easy", "easy"), name: str = "Ann") -> str:
+                 levels: tuple[str, ...] = ("easy", "easy", "easy"), name: str = "Ann",
+                 rated: bool = False) -> str:
         page = self.page
         sign_in(page, self.server.url, name)
         page.goto(f"{self.server.url}/")
@@ -71,6 +72,8 @@ class Player:
                                      start=1):
             page.select_option(f"select[name=seat{seat}]", level)
         page.check(f"input[name=target][value='{target}']", force=True)
+        if rated:
+            page.check("input[name=rated]")
         page.click("#start")
         page.wait_for_selector("#table")
         return page.url.rsplit("/", 1)[-1]

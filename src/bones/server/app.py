@@ -36,6 +36,7 @@ from bones.server.guard import Guard
 from bones.server.hub import Hub, Limited, Settings, Unavailable
 from bones.server.jobs import Analyses, Busy, Gone
 from bones.server.metrics import CONTENT_TYPE
+from bones.server.profiles import profile_routes, summary
 from bones.server.protocol import (
     BAD_BODY,
     CreateTable,
@@ -133,8 +134,11 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
 
     accounts = Accounts(hub.store.engine)
     account_routes(app, accounts, hub.settings)
+    profile_routes(app, hub.store, accounts)
 
-    @app.post("/api/tables", status_code=201, responses={**BAD_BODY, **SEATING})
+    @app.post("/api/tables", status_code=201,
+              responses={**BAD_BODY, **SEATING, 403: {"description": "A rated table made by "
+                                                             "someone who has not signed up"}})
     async def create_table(spec: CreateTable, request: Request,
                            account: Caller) -> Joined | TableInfo:
         """A new table. With the creator's seat (``me``, or a typed ``name``), the answer
@@ -143,7 +147,10 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
         mine = next((s for s in spec.seats if isinstance(s, HumanSeat) and s.mine), None)
         player = None if mine is None else await run_in_threadpool(
             player_for, accounts, account, mine.name)
-        table, seat, token = await hub.create(spec, _address(request), player)
+        try:
+            table, seat, token = await hub.create(spec, _address(request), player)
+        except TableError as error:
+            raise HTTPException(403, str(error)) from None
         if seat is None or token is None:
             return table.info()
         return Joined(table=table.info(), seat=seat, token=token, invite=invite_link(table))
@@ -163,7 +170,8 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
 
     @app.post("/api/tables/{table_id}/join",
               responses={**BAD_BODY, 403: {"description": "A private table: the invite's "
-                                                  "secret is missing or wrong"},
+                                                  "secret is missing or wrong; or a rated one "
+                                                  "and you have not signed up"},
                          404: {"description": "No such table"},
                          409: {"description": "No free seat, or the name is taken"},
                          **SEATING})
@@ -176,7 +184,8 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
         except KeyError:
             raise HTTPException(404, f"no table {table_id!r}") from None
         except TableError as error:
-            raise HTTPException(403 if error.code == "private" else 409, str(error)) from None
+            raise HTTPException(403 if error.code in ("private", "rated") else 409,
+                                str(error)) from None
         except ValueError as error:
             raise HTTPException(409, str(error)) from None
 
@@ -186,10 +195,7 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
               offset: int = Query(default=0, ge=0, le=100_000)) -> list[GameSummary]:
         """Finished games, newest first, ``limit`` from ``offset`` on; with ``name``,
         the games that name played (in any case)."""
-        return [GameSummary(id=g.table_id, variant=g.variant, finished=g.finished.isoformat(),
-                            names=g.names, scores=g.scores, winner=g.winner, loser=g.loser,
-                            assisted=bool(g.record.get("assists")))
-                for g in hub.store.games(name, limit, offset)]
+        return [summary(g) for g in hub.store.games(name, limit, offset)]
 
     @app.get("/api/games/{table_id}/record", responses={404: {"description": "No such game"}})
     def record(table_id: str) -> dict[str, Any]:
@@ -306,6 +312,7 @@ def _pages(app: FastAPI) -> None:
         return FileResponse(index)
 
     @app.get("/account", include_in_schema=False)
+    @app.get("/leaderboard", include_in_schema=False)
     @app.get("/t/{table_id}", include_in_schema=False)
     @app.get("/stats/{name}", include_in_schema=False)
     @app.get("/replay/{table_id}", include_in_schema=False)

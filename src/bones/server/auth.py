@@ -248,7 +248,7 @@ def player_for(accounts: Accounts, account: Account | None, typed: str | None) -
     if account is not None:
         if typed is not None and name_key(typed) != name_key(account.name):
             raise HTTPException(409, f"you are signed in as {account.name!r}")
-        return Player(account.name, account.id)
+        return Player(account.name, account.id, account.guest)
     if typed is None:
         raise HTTPException(401, "sign in (or give a name) to take a seat")
     if accounts.named(typed) is not None:

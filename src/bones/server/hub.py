@@ -318,11 +318,14 @@ class Hub:
         if named:
             assert player is not None
             seats[named[0]].take(player, hash_token(token))
+        if spec.rated and not (player is not None and player.rated):
+            raise TableError("rated", "a rated game is for players who signed up")
         delay = self.settings.bot_delay if spec.bot_delay is None else spec.bot_delay
         if all(s.kind == "bot" for s in seats):
             delay = max(delay, self.settings.bot_only_delay)
         table = Table(secrets.token_urlsafe(8), rules, seats, bot_delay=delay, clock=spec.clock,
-                      invite=None if spec.public else secrets.token_urlsafe(16))
+                      invite=None if spec.public else secrets.token_urlsafe(16),
+                      rated=spec.rated)
         await self._open(table, creator)
         return table, (named[0] if named else None), (token if named else None)
 
@@ -408,7 +411,7 @@ class Hub:
             try:
                 joined = await self.cluster.call(away.owner, "join", table=table_id,
                                                  name=player.name, account=player.account,
-                                                 seat=seat, invite=invite)
+                                                 guest=player.guest, seat=seat, invite=invite)
             except CallError as error:
                 raise _uncalled(error) from None
             return Joined.model_validate(joined)
@@ -538,8 +541,8 @@ class Hub:
         args = message["args"]
         if message["method"] == "join":
             try:
-                joined = await self.join(args["table"], Player(args["name"], args["account"]),
-                                         args["seat"], args["invite"])
+                player = Player(args["name"], args["account"], args["guest"])
+                joined = await self.join(args["table"], player, args["seat"], args["invite"])
             except TableError as error:
                 raise CallError(str(error), error.code) from None
             except ValueError as error:
@@ -925,7 +928,9 @@ class Hub:
         move = (await self._think(level, self.brains.choose(level, view, people))
                 if live.thinks(seat) else str(live.bot(seat).choose(view)))
         await asyncio.sleep(max(0.0, due - loop.time()))
-        await self._act(live, lambda: live.table.play(seat, str(move)), None, None, seq)
+        spec = table.seats[seat]
+        by = None if spec.kind == "bot" else "away" if spec.replaced else "clock"
+        await self._act(live, lambda: live.table.play(seat, str(move), by), None, None, seq)
 
     async def _think(self, level: str, job: Awaitable[T]) -> T:
         """A bot's decision or a hint, timed and counted while it waits."""

@@ -235,6 +235,8 @@ class TableInfo(BaseModel):
     public: bool = False
     """Listed in ``GET /api/tables``, its free seats open to anyone; a private table's
     seats open only through its invite link."""
+    rated: bool = False
+    """The result moves the players' ratings."""
     created: str
     fair: str
     """SHA-256 commitment to every deal of this game, public before the first move
@@ -366,6 +368,8 @@ class CreateTable(BaseModel):
     clock: float | None = Field(default=None, gt=0, le=600)
     public: bool = Field(default=False, description="Listed, and open to anyone; a private "
                          "table's seats are taken only through its invite link")
+    rated: bool = Field(default=False, description="The result moves the players' ratings: "
+                        "only people with accounts (not guests) sit at it, no bots")
 
     @model_validator(mode="after")
     def _fits_the_rules(self) -> CreateTable:
@@ -375,6 +379,8 @@ class CreateTable(BaseModel):
                              f"{rules.players} seats, not {len(self.seats)}")
         if sum(1 for s in self.seats if isinstance(s, HumanSeat) and s.mine) > 1:
             raise ValueError("only the creator's seat may be named; friends join by the link")
+        if self.rated and any(isinstance(s, BotSeat) for s in self.seats):
+            raise ValueError("a rated game is between people: no bot seats")
         return self
 
     def rules(self) -> Rules:
@@ -415,6 +421,7 @@ class GameSummary(BaseModel):
     loser: int | None
     assisted: bool = False
     """Hints or undo were used: the game does not count in statistics."""
+    rated: bool = False
 
 
 class StatsRow(BaseModel):

@@ -16,6 +16,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -26,8 +27,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["AccountRow", "Base", "EventRow", "GameRow", "PlayRow", "SeatRow", "SessionRow",
-           "TableRow", "TokenRow", "TotalRow", "now"]
+__all__ = ["AccountRow", "Base", "EventRow", "GameRow", "PlayRow", "RatedRow", "RatingRow",
+           "SeatRow", "SessionRow", "TableRow", "TokenRow", "TotalRow", "now"]
 
 
 def now() -> datetime:
@@ -99,6 +100,8 @@ class GameRow(Base):
     accounts: Mapped[list[int | None] | None] = mapped_column(JSON, default=None)
     """Each seat's account (none for bots and typed names; none at all for a game
     stored before accounts existed)."""
+    rating: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    """A rated game's ``ranks`` (each side's place) and the seats that ``left``."""
 
 
 class PlayRow(Base):
@@ -124,6 +127,35 @@ class TotalRow(Base):
     wins: Mapped[int] = mapped_column(Integer, default=0)
     losses: Mapped[int] = mapped_column(Integer, default=0)
     points: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RatingRow(Base):
+    """An account's OpenSkill rating in one variant with one number of players."""
+
+    __tablename__ = "ratings"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+
+
+class RatedRow(Base):
+    """One account's rating before and after one rated game: the key makes a game rate
+    each player once, whatever happens."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("rating_history_by_account", "account_id", "at"),)
+    table_id: Mapped[str] = mapped_column(ForeignKey("games.table_id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column()
 
 
 class AccountRow(Base):

@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
 from bones.server.migrate import upgrade
+from bones.server.ratings import rate
 from bones.server.schema import (
     AccountRow,
     EventRow,
@@ -134,6 +135,8 @@ class Store:
         session.add(kept)
         session.flush()
         self._index(session, kept)
+        if kept.rating is not None:
+            rate(session, kept)
 
     @staticmethod
     def _index(session: Session, game: GameRow) -> None:

@@ -26,6 +26,7 @@ from bones.match import Match
 from bones.moves import Draw, IllegalMove, parse_move
 from bones.rules import Rules
 from bones.server.protocol import Action, SeatInfo, TableInfo
+from bones.server.ratings import abandoned, rank_game
 from bones.server.stats import name_key
 from bones.server.store import SavedTable, hash_token
 from bones.view import PlayerView
@@ -51,6 +52,12 @@ class Player:
 
     name: str
     account: int | None = None
+    guest: bool = False
+
+    @property
+    def rated(self) -> bool:
+        """Whether they may play rated games: accounts that signed up."""
+        return self.account is not None and not self.guest
 
 
 @dataclass
@@ -66,6 +73,12 @@ class Seat:
     """Open connections of this seat (not stored: a restarted server starts at 0)."""
     replaced: bool = False
     """A bot moves for this human while they are away (not stored)."""
+    chose: int = 0
+    """Moves chosen for this seat, forced ones aside (counted again from the log) ..."""
+    stood_in: int = 0
+    """... of which a bot chose for a human who was away or out of time ..."""
+    timeouts: int = 0
+    """... and of those, when the human's clock ran out."""
 
     @property
     def free(self) -> bool:
@@ -98,6 +111,8 @@ class Table:
     invite: str | None = None
     """The secret of a private table's invite link; a public table (None) is listed and
     anyone may take its free seats."""
+    rated: bool = False
+    """The result moves its players' ratings (:mod:`bones.server.ratings`)."""
     created: datetime = field(default_factory=lambda: datetime.now(UTC))
     match: Match | None = None
     shown: int = 0
@@ -144,7 +159,7 @@ class Table:
     def config(self) -> dict[str, Any]:
         """What the store keeps of the table besides its seats and log."""
         return {"rules": self.rules.to_dict(), "bot_delay": self.bot_delay, "clock": self.clock,
-                "fair": self.deck.to_dict(), "invite": self.invite}
+                "fair": self.deck.to_dict(), "invite": self.invite, "rated": self.rated}
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token opens, if any."""
@@ -164,6 +179,8 @@ class Table:
         if self.invite is not None and not hmac.compare_digest(
                 self.invite.encode(), (invite or "").encode()):
             raise TableError("private", "this table is private: join it through its invite link")
+        if self.rated and not player.rated:
+            raise TableError("rated", "a rated game is for players who signed up")
         if any(s.name and name_key(s.name) == name_key(player.name) for s in self.seats):
             raise TableError("not_now",
                              f"someone called {player.name!r} already sits at this table")
@@ -186,8 +203,10 @@ class Table:
         self.seq += 1
         return self._new_deals() + self._forced([])
 
-    def play(self, seat: int, text: str) -> tuple[list[Entry], list[Action]]:
-        """``seat`` plays ``text``, then every forced move that follows."""
+    def play(self, seat: int, text: str, by: str | None = None
+             ) -> tuple[list[Entry], list[Action]]:
+        """``seat`` plays ``text``, then every forced move that follows; ``by``: a bot
+        chose it for the human of the seat, who was ``away`` or out of time (``clock``)."""
         if self.status != "playing":
             raise TableError("not_now", f"no round is being played (the table is {self.status})")
         assert self.match is not None
@@ -202,9 +221,18 @@ class Table:
             self._push(move, actions)
         except IllegalMove as error:
             raise TableError("illegal_move", str(error)) from None
+        self._count(seat, by)
         entries = self._forced(actions)
+        if by is not None:
+            entries[0][2]["by"] = by
         self.seq += 1
         return entries, actions
+
+    def _count(self, seat: int, by: str | None) -> None:
+        spec = self.seats[seat]
+        spec.chose += 1
+        spec.stood_in += by is not None
+        spec.timeouts += by == "clock"
 
     def ready_up(self, seat: int) -> list[Entry]:
         """``seat`` has seen the round's end; the next round begins when all have."""
@@ -237,7 +265,7 @@ class Table:
         seats = [Seat(s.kind, level=s.level, name=s.name, account_id=s.account_id)
                  for s in self.seats]
         return Table(table_id, self.rules, seats, bot_delay=self.bot_delay, clock=self.clock,
-                     invite=invite if self.invite is not None else None)
+                     invite=invite if self.invite is not None else None, rated=self.rated)
 
     @property
     def assisted(self) -> bool:
@@ -337,7 +365,7 @@ class Table:
         table = cls(saved.id, Rules.from_dict(config["rules"]),
                     [Seat(**s) for s in saved.seats], bot_delay=config["bot_delay"],
                     clock=config.get("clock"), invite=config.get("invite"),
-                    created=saved.created,
+                    rated=config.get("rated", False), created=saved.created,
                     deck=FairDeck.from_dict(config["fair"]))
         logged = [e.data for e in saved.events if e.kind == "deal"]
         if logged:
@@ -345,6 +373,8 @@ class Table:
         for entry in saved.events:
             if entry.kind == "move":
                 assert table.match is not None
+                if table.match.round.forced() is None:
+                    table._count(entry.seat or 0, entry.data.get("by"))
                 table.match.push(entry.data["move"])
             elif entry.kind == "undo":
                 table._take_back(entry.data)
@@ -387,6 +417,7 @@ class Table:
             loser=match.loser if match and over else None,
             shutout=bool(match and over and match.shutout),
             bot_delay=self.bot_delay, clock=self.clock, public=self.invite is None,
+            rated=self.rated,
             created=self.created.isoformat(), fair=self.deck.commitment,
             fair_reveal=self.deck.reveal() if over else None,
             rematch=sorted(self.rematch), next=self.next,
@@ -435,7 +466,20 @@ class Table:
             "accounts": [s.account_id if s.kind == "human" else None for s in self.seats],
             "scores": list(match.scores), "winner": match.winner, "loser": match.loser,
             "record": {**match.record(), "fair": self.deck.reveal(), "assists": self.assists},
+            "rating": self._rating() if self.rated else None,
         }
+
+    def _rating(self) -> dict[str, Any]:
+        """The places a rated game gives each side: by the final scores (Kozel's are
+        penalties), the sides of players who left last."""
+        assert self.match is not None
+        seats = self.seats
+        left = abandoned([s.chose for s in seats], [s.stood_in for s in seats],
+                         [s.timeouts for s in seats])
+        sides = [self.rules.side_of(n) for n in range(len(seats))]
+        return {"ranks": rank_game(list(self.match.scores), sides, left,
+                                   lower_wins=self.rules.variant == "kozel"),
+                "left": sorted(left)}
 
 
 def invite_link(table: Table) -> str:

@@ -7,6 +7,7 @@ import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { sounds } from "./feel.js";
 import { api, seats } from "./net.js";
 import { RULES } from "./rules.js";
+import { leaderboardScreen } from "./ratings.js";
 import { ReplayScreen } from "./replay.js";
 import { statsScreen } from "./stats.js";
 import { TableScreen } from "./table.js";
@@ -27,6 +28,7 @@ async function route() {
   if (location.pathname === "/account") {
     return accountScreen(main, () => { header(); route(); });
   }
+  if (location.pathname === "/leaderboard") return leaderboardScreen(main, go);
   const stats = location.pathname.match(/^\/stats\/(.+)$/);
   if (stats) return statsScreen(main, decodeURIComponent(stats[1]), go, openUpload);
   const replay = location.pathname.match(/^\/replay\/([\w-]+)$/);
@@ -96,6 +98,10 @@ function header() {
     h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); go("/"); } },
       h("span", { class: "logo", "aria-hidden": "true" }, "⚄"), "bones"),
     h("span", { class: "tagline" }, t("tagline")),
+    h("a", { href: "/leaderboard", id: "leaderboard-link", class: "nav-link", onclick: (e) => {
+      e.preventDefault();
+      go("/leaderboard");
+    } }, t("leaderboard")),
     me() ? h("a", { href: "#", id: "my-games", class: "nav-link", onclick: (e) => {
       e.preventDefault();
       go(`/stats/${encodeURIComponent(me().name)}`);

@@ -53,7 +53,7 @@ export function newGame(root, variants, go, preset = null) {
           const seat = i + 1;
           return h("label", { class: "seat-choice" },
             h("span", {}, seatRole(choice.variant, choice.players, seat)),
-            h("select", { name: `seat${seat}`, onchange: (e) => { choice.levels[i] = e.target.value; } },
+            h("select", { name: `seat${seat}`, onchange: (e) => { choice.levels[i] = e.target.value; render(); } },
               levels.map((level) => h("option", { value: level, selected: (choice.levels[i] || "medium") === level },
                 t(`level.${level}`)))));
         })),
@@ -74,6 +74,8 @@ export function newGame(root, variants, go, preset = null) {
           h("input", { type: "checkbox", name: "seven", checked: choice.hand_size === 7,
                        onchange: (e) => { choice.hand_size = e.target.checked ? 7 : null; } }),
           t("sevenEach")) : null) : null,
+      mayRate(choice) ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated",
+        checked: !!choice.rated, onchange: (e) => { choice.rated = e.target.checked; } }), t("ratedGame")) : null,
       playingAs(go),
       h("p", { class: "form-error", role: "alert" }),
       h("button", { type: "submit", class: "primary", id: "start" }, t("start")),
@@ -94,6 +96,12 @@ export function newGame(root, variants, go, preset = null) {
   root.replaceChildren(form);
 }
 
+// A rated game is between people who signed up: every other seat is a friend's.
+function mayRate(choice) {
+  const others = Array.from({ length: choice.players - 1 }, (_, i) => choice.levels[i] || "medium");
+  return others.every((level) => level === "friend") && me() && !me().guest;
+}
+
 export function tableSpec(choice) {
   const options = { players: choice.players, target: choice.target };
   if (["draw", "block"].includes(choice.variant)) {
@@ -107,7 +115,8 @@ export function tableSpec(choice) {
     const level = choice.levels[i] || "medium";
     return level === "friend" ? { kind: "human" } : { kind: "bot", level };
   });
-  return { variant: choice.variant, options, seats: [{ kind: "human", me: true }, ...others] };
+  const rated = choice.rated && mayRate(choice) ? { rated: true } : {};
+  return { variant: choice.variant, options, seats: [{ kind: "human", me: true }, ...others], ...rated };
 }
 
 // Someone opened an invite link without a seat here: take a free seat, or watch.

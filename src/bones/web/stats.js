@@ -3,6 +3,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
+import { historyChart, ratingsTable } from "./ratings.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const percent = (row) => (row.games ? Math.round((100 * row.wins) / row.games) : 0);
@@ -51,17 +52,21 @@ function chart(stats) {
 }
 
 export async function statsScreen(root, name, go, openUpload) {
-  const [stats, games] = await Promise.all([
+  const [stats, games, profile] = await Promise.all([
     api(`/api/stats/${encodeURIComponent(name)}`),
     api(`/api/games?name=${encodeURIComponent(name)}`),
+    api(`/api/profile/${encodeURIComponent(name)}`).catch(() => null),
   ]);
+  const rated = profile?.ratings.length ? [h("h2", {}, t("ratings")), ratingsTable(profile.ratings),
+    historyChart(profile.history)] : null;
   const upload = h("input", { type: "file", accept: ".json,application/json", id: "record-file",
     onchange: async (event) => {
       const file = event.target.files[0];
       if (file) openUpload(JSON.parse(await file.text()));
     } });
   root.replaceChildren(h("section", { class: "stats", id: "stats" },
-    h("h1", {}, t("statsFor", { name })),
+    h("h1", {}, t("statsFor", { name }), profile?.bot ? h("small", { class: "badge" }, t("botAccount")) : null),
+    rated,
     stats.total.games ? [statsTable(stats), chart(stats)] : h("p", {}, t("noGames")),
     h("h2", {}, t("pastGames")),
     h("ul", { class: "game-list" }, games.map((g) => h("li", {},

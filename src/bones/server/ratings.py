@@ -1,0 +1,152 @@
+"""Ratings: OpenSkill's Weng-Lin model (Plackett-Luce), one rating per account, variant
+and player count; free-for-all for three or four players, teams for Kozel.
+
+A rated game is rated in the transaction that stores its result (the store's
+``_finish``), and each (game, account) row of the history is written once, so a restart
+never rates a game twice. A player whose seat a bot held for most of their moves, or
+whose clock ran out :data:`TIMEOUTS` times, is ranked last, as if they had left (in
+Kozel their pair is).
+
+>>> ranks([104, 60], lower_wins=False, last=set())
+[1, 2]
+>>> ranks([12, 30], lower_wins=True, last=set())
+[1, 2]
+>>> ranks([70, 20, 20], lower_wins=False, last={0})
+[3, 1, 1]
+>>> shown(Rating(25.0, 25 / 3))
+1500
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from bones.server.schema import AccountRow, GameRow, RatedRow, RatingRow
+
+__all__ = ["MODEL", "PROVISIONAL", "TIMEOUTS", "Rating", "Ratings", "abandoned", "rank_game",
+           "ranks", "rate", "shown"]
+
+MODEL = PlackettLuce()
+TIMEOUTS = 3
+"""Clock run-outs after which a player counts as having left the game."""
+PROVISIONAL = 5.0
+"""A rating whose uncertainty (sigma) is above this is shown with a "?"."""
+SCALE = 60
+"""Shown rating points per skill point: a new player's 25 shows as 1500."""
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """What leaderboards sort by: a skill the player very likely has (mu - 3 sigma)."""
+        return self.mu - 3 * self.sigma
+
+
+def shown(rating: Rating) -> int:
+    """The number players see."""
+    return round(rating.mu * SCALE)
+
+
+def ranks(scores: Sequence[int], *, lower_wins: bool, last: set[int]) -> list[int]:
+    """Each side's place (1 first, ties share) by its final score; the sides in ``last``
+    come after everyone else, tied among themselves."""
+    key = [(side in last, score if lower_wins else -score) for side, score in enumerate(scores)]
+    return [1 + sum(1 for other in key if other < mine) for mine in key]
+
+
+def abandoned(moves: Sequence[int], stood_in: Sequence[int], timeouts: Sequence[int]) -> set[int]:
+    """The seats that left: a bot made most of their moves, or their clock ran out
+    :data:`TIMEOUTS` times."""
+    return {seat for seat, (made, bot, late) in enumerate(zip(moves, stood_in, timeouts,
+                                                              strict=True))
+            if 2 * bot > made or late >= TIMEOUTS}
+
+
+def rank_game(scores: Sequence[int], sides: Sequence[int], left: set[int],
+              lower_wins: bool) -> list[int]:
+    """Each side's place, the sides of the seats that ``left`` last."""
+    return ranks(scores, lower_wins=lower_wins, last={sides[seat] for seat in left})
+
+
+def rate(session: Session, game: GameRow) -> None:
+    """Rate a finished rated game: each account's rating for the variant and player count
+    moves by OpenSkill's update for the ranks of the game's sides."""
+    rating: dict[str, Any] = game.rating or {}
+    accounts = [a for a in game.accounts or [] if a is not None]
+    if not rating or len(accounts) != len(game.sides):  # rated games are between accounts
+        return
+    players = len(accounts)
+    rows = {a: _row(session, a, game.variant, players) for a in accounts}
+    side_count = max(game.sides) + 1
+    teams = [[a for a, s in zip(accounts, game.sides, strict=True) if s == side]
+             for side in range(side_count)]
+    before = [[MODEL.rating(mu=rows[a].mu, sigma=rows[a].sigma) for a in team]
+              for team in teams]
+    after = MODEL.rate(before, ranks=rating["ranks"])
+    for team, new_team in zip(teams, after, strict=True):
+        for account, new in zip(team, new_team, strict=True):
+            row = rows[account]
+            session.add(RatedRow(table_id=game.table_id, account_id=account,
+                                 variant=game.variant, players=players,
+                                 mu_before=row.mu, sigma_before=row.sigma,
+                                 mu=new.mu, sigma=new.sigma, at=game.finished))
+            row.mu, row.sigma, row.games = new.mu, new.sigma, row.games + 1
+    session.flush()
+
+
+def _row(session: Session, account: int, variant: str, players: int) -> RatingRow:
+    row = session.get(RatingRow, (account, variant, players))
+    if row is None:
+        row = RatingRow(account_id=account, variant=variant, players=players,
+                        mu=MODEL.mu, sigma=MODEL.sigma, games=0)
+        session.add(row)
+    return row
+
+
+class Ratings:
+    """Reading the ratings in a store: leaderboards and an account's own."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def board(self, variant: str, players: int, limit: int = 50,
+              offset: int = 0) -> list[tuple[str, bool, Rating, int]]:
+        """The rated accounts of a variant and player count, best first (by ordinal):
+        name, bot account, rating, games."""
+        query = (select(AccountRow.name, AccountRow.bot, RatingRow.mu, RatingRow.sigma,
+                        RatingRow.games)
+                 .join(AccountRow, AccountRow.id == RatingRow.account_id)
+                 .where(RatingRow.variant == variant, RatingRow.players == players)
+                 .order_by((RatingRow.mu - 3 * RatingRow.sigma).desc(), AccountRow.name)
+                 .offset(offset).limit(limit))
+        with self.engine.connect() as connection:
+            return [(name, bot, Rating(mu, sigma), games)
+                    for name, bot, mu, sigma, games in connection.execute(query)]
+
+    def of(self, account: int) -> list[tuple[str, int, Rating, int]]:
+        """An account's ratings: variant, players, rating, games."""
+        query = (select(RatingRow).where(RatingRow.account_id == account)
+                 .order_by(RatingRow.variant, RatingRow.players))
+        with Session(self.engine) as session:
+            return [(r.variant, r.players, Rating(r.mu, r.sigma), r.games)
+                    for r in session.scalars(query)]
+
+    def history(self, account: int, limit: int = 500) -> list[RatedRow]:
+        """An account's rated games, oldest first (the last ``limit``)."""
+        query = (select(RatedRow).where(RatedRow.account_id == account)
+                 .order_by(RatedRow.at.desc()).limit(limit))
+        with Session(self.engine) as session:
+            rows = list(session.scalars(query))
+            session.expunge_all()
+        return rows[::-1]

@@ -1,0 +1,140 @@
+"""Ratings: OpenSkill's own computation, per variant and player count, teams in Kozel;
+a player who left is ranked last; a game is rated exactly once, even across a restart
+in the middle of it (SIGKILL); leaderboards and profiles read them."""
+
+from __future__ import annotations
+
+import random
+import signal
+from pathlib import Path
+
+import httpx
+import pytest
+from openskill.models import PlackettLuce
+
+from bones.server.ratings import abandoned, rank_game
+from tests.server.live import Server, play_all, sqlite_url
+
+PASSWORD = "correct horse"
+
+
+def _rated(server: Server, variant: str, names: list[str],
+           **options: object) -> tuple[str, list[httpx.Client], list[str]]:
+    """A rated table of ``names`` (accounts), every seat taken: its id, the players'
+    clients and seat tokens."""
+    clients = [server.account(name) for name in names]
+    made = server.create(variant, [{"kind": "human", "me": True}] +
+                         [{"kind": "human"}] * (len(names) - 1), rated=True,
+                         options={"target": None, **options}, client=clients[0])
+    table = made["table"]["id"]
+    tokens = [made["token"]] + [server.join(table, None, client=c)["token"]
+                                for c in clients[1:]]
+    return table, clients, tokens
+
+
+def _expected(variant: str, players: int, names_by_side: list[list[str]],
+              ranks: list[int]) -> dict[str, tuple[float, float]]:
+    model = PlackettLuce()
+    teams = [[model.rating() for _ in side] for side in names_by_side]
+    after = model.rate(teams, ranks=ranks)
+    return {name: (new.mu, new.sigma) for side, new_side in zip(names_by_side, after, strict=True)
+            for name, new in zip(side, new_side, strict=True)}
+
+
+def test_left_players_rank_last() -> None:
+    assert abandoned([10, 10, 10], [6, 5, 0], [0, 0, 3]) == {0, 2}
+    # Kozel: the pair with fewer penalty points would be first, but seat 1 of it left
+    assert rank_game([100, 40], [0, 1, 0, 1], {1}, lower_wins=True) == [1, 2]
+    assert rank_game([90, 100, 40], [0, 1, 2], {0}, lower_wins=False) == [3, 1, 2]
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), [
+    ("draw", 2, {}), ("block", 3, {"players": 3}), ("kozel", 4, {})])
+def test_ratings_are_openskills_own(server: Server, variant: str, players: int,
+                                    options: dict[str, object]) -> None:
+    tag = random.randrange(10**6)
+    names = [f"R{variant}{n}x{tag}" for n in range(players)]
+    table, _, tokens = _rated(server, variant, names, **options)
+    ends = play_all([server.socket(table, t) for t in tokens], seed=tag)
+    game = ends[0]["table"]
+    record = server.get(f"/api/games/{table}/record")
+    sides = list(range(players)) if variant != "kozel" else [0, 1, 0, 1]
+    by_side = [[n for n, s in zip(names, sides, strict=True) if s == side]
+               for side in range(max(sides) + 1)]
+    assert record["scores"] == game["scores"]
+    ranks = rank_game(game["scores"], sides, set(), lower_wins=variant == "kozel")
+    expected = _expected(variant, players, by_side, ranks)
+    for name in names:
+        profile = server.get(f"/api/profile/{name}")
+        [rating] = [r for r in profile["ratings"]
+                    if (r["variant"], r["players"]) == (variant, players)]
+        assert (rating["mu"], rating["sigma"]) == pytest.approx(expected[name])
+        assert rating["games"] == 1 and len(profile["history"]) == 1
+    board = server.get(f"/api/leaderboard?variant={variant}&players={players}&limit=200")
+    listed = [row["name"] for row in board if row["name"] in names]
+    assert sorted(listed) == sorted(names)
+    assert [row["ordinal"] for row in board] == sorted((row["ordinal"] for row in board),
+                                                       reverse=True)
+
+
+def test_only_players_who_signed_up_sit_at_rated_tables(server: Server) -> None:
+    guest = httpx.Client(base_url=server.url)
+    guest.post("/api/guest")
+    two = [{"kind": "human", "me": True}, {"kind": "human"}]
+    refused = guest.post("/api/tables", json={"variant": "draw", "seats": two, "rated": True})
+    assert refused.status_code == 403
+    with_bot = server.account(f"Rb{random.randrange(10**6)}").post("/api/tables", json={
+        "variant": "draw", "rated": True,
+        "seats": [{"kind": "human", "me": True}, {"kind": "bot", "level": "easy"}]})
+    assert with_bot.status_code == 422 and "no bot seats" in with_bot.text
+    made = server.create("draw", two, rated=True,
+                         client=server.account(f"Ra{random.randrange(10**6)}"))
+    invite = server.invites[made["table"]["id"]]
+    joined = guest.post(f"/api/tables/{made['table']['id']}/join", json={"invite": invite})
+    assert joined.status_code == 403 and "signed up" in joined.text
+    typed = httpx.post(f"{server.url}/api/tables/{made['table']['id']}/join",
+                       json={"invite": invite, "name": "Typed"})
+    assert typed.status_code == 403
+
+
+def test_a_player_a_bot_stood_in_for_is_ranked_last(tmp_path: Path) -> None:
+    """Ben joins and never comes: a bot plays his seat, and whatever the score he is
+    rated as having left, last."""
+    server = Server(sqlite_url(tmp_path / "left.db"), leave_after=0.3).start()
+    try:
+        table, _, tokens = _rated(server, "draw", ["Ann", "Ben"])
+        play_all([server.socket(table, tokens[0])], seed=3)
+        ann, ben = (server.get(f"/api/profile/{name}")["ratings"][0] for name in ("Ann", "Ben"))
+        expected = _expected("draw", 2, [["Ann"], ["Ben"]], [1, 2])
+        assert (ann["mu"], ann["sigma"]) == pytest.approx(expected["Ann"])
+        assert (ben["mu"], ben["sigma"]) == pytest.approx(expected["Ben"])
+    finally:
+        server.stop()
+
+
+def test_a_killed_server_rates_the_game_once(tmp_path: Path) -> None:
+    """SIGKILL in the middle of a rated match, and again once it is over: the game is
+    rated exactly once, as OpenSkill rates it."""
+    db = sqlite_url(tmp_path / "killed.db")
+    server = Server(db).start()
+    table, _, tokens = _rated(server, "draw", ["Cy", "Di"], target=150)
+    clients = [server.socket(table, t) for t in tokens]
+    paused = play_all(clients, seed=5, stop=lambda m: m["type"] == "state"
+                      and m["table"]["status"] == "between")
+    assert {m["table"]["status"] for m in paused} == {"between"}  # the match goes on
+    server.kill(signal.SIGKILL)
+    server = Server(db, port=server.port).start()
+    try:
+        ends = play_all([server.socket(table, t) for t in tokens], seed=6)
+        game = ends[0]["table"]
+        server.kill(signal.SIGKILL)
+        server = Server(db, port=server.port).start()
+        ranks = rank_game(game["scores"], [0, 1], set(), lower_wins=False)
+        expected = _expected("draw", 2, [["Cy"], ["Di"]], ranks)
+        for name in ("Cy", "Di"):
+            profile = server.get(f"/api/profile/{name}")
+            [rating] = profile["ratings"]
+            assert rating["games"] == 1 and len(profile["history"]) == 1
+            assert (rating["mu"], rating["sigma"]) == pytest.approx(expected[name])
+    finally:
+        server.stop()
