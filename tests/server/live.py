@@ -109,6 +109,10 @@ class Server:
         response.raise_for_status()
         return response.json()
 
+    def lobby(self) -> Client:
+        """A socket on the lobby's list of public tables."""
+        return Client(f"ws://127.0.0.1:{self.port}/ws/lobby")
+
     def socket(self, table_id: str, token: str | None = None) -> Client:
         query = "" if token is None else f"?token={token}"
         return Client(f"ws://127.0.0.1:{self.port}/ws/{table_id}{query}")

@@ -37,11 +37,17 @@ def _seen(messages: list[Message]) -> list[tuple[int, str]]:
 
 def test_players_on_different_processes_play_a_match(site: list[Server]) -> None:
     a, b, c = site
+    lobby = c.lobby()
+    assert lobby.recv()["open"] == []
     made = a.create("draw", [{"kind": "human", "name": "Ann"}, {"kind": "human"}],
                     options={"target": 50}, public=True)
     table = made["table"]["id"]
+    listed = lobby.until(lambda m: bool(m["open"]))  # pushed by C for A's table
+    assert [t["id"] for t in listed["open"]] == [table]
     ben = b.join(table, "Ben")  # asked of B, done by A, which holds the table
     assert ben["seat"] == 1
+    playing = lobby.until(lambda m: bool(m["playing"]))
+    assert playing["open"] == [] and playing["playing"][0]["seats"][1]["name"] == "Ben"
     assert [t["id"] for t in c.get("/api/tables")] == [table], "C lists A's public table"
     assert c.get(f"/api/tables/{table}")["seats"][1]["name"] == "Ben"
     spectator = c.socket(table)

@@ -35,6 +35,7 @@ from bones.server.auth import Caller, account_routes, player_for
 from bones.server.guard import Guard
 from bones.server.hub import Hub, Limited, Settings, Unavailable
 from bones.server.jobs import Analyses, Busy, Gone
+from bones.server.lobby import Lobby
 from bones.server.metrics import CONTENT_TYPE
 from bones.server.profiles import profile_routes, summary
 from bones.server.protocol import (
@@ -47,6 +48,7 @@ from bones.server.protocol import (
     Stats,
     TableInfo,
 )
+from bones.server.ratings import Ratings
 from bones.server.stats import stats_from
 from bones.server.store import Store
 from bones.server.table import TableError, invite_link
@@ -72,11 +74,15 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     """The bones server over the store at ``db`` (any SQLAlchemy URL)."""
     hub = Hub(Store(db), settings)
     analyses = Analyses()
+    lobby = Lobby(hub.public_tables, Ratings(hub.store.engine), hub.settings.redis)
+    hub.on_listing = lobby.changed
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.load()
+        lobby.start()
         yield
+        lobby.close()
         await hub.close()
         analyses.close()
 
@@ -98,6 +104,11 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     for refusal, status, retry in ((Unavailable, 503, "2"), (Busy, 503, "30"),
                                    (Limited, 429, None)):
         app.add_exception_handler(refusal, partial(_refused, status, retry))
+
+    @app.websocket("/ws/lobby")
+    async def lobby_socket(ws: WebSocket) -> None:
+        """The lobby's list of public tables, pushed at once and on every change."""
+        await lobby.serve(ws)
 
     _routes(app, hub, analyses)
     _pages(app)
@@ -313,6 +324,7 @@ def _pages(app: FastAPI) -> None:
 
     @app.get("/account", include_in_schema=False)
     @app.get("/leaderboard", include_in_schema=False)
+    @app.get("/lobby", include_in_schema=False)
     @app.get("/t/{table_id}", include_in_schema=False)
     @app.get("/stats/{name}", include_in_schema=False)
     @app.get("/replay/{table_id}", include_in_schema=False)

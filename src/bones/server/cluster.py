@@ -17,7 +17,8 @@ nobody holds) take its tables from the store, and the relays close their sockets
 calls one process makes of another (joining a seat, a table's information).
 
 Unfinished tables are listed in the set ``bones:open``; public ones that wait or play
-in the hash ``bones:listing``, so every process lists the same tables.
+in the hash ``bones:listing``, so every process lists the same tables; a change to that
+list is announced on ``bones:lobby`` (:mod:`bones.server.lobby`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from typing import Any, Protocol, cast
 import redis
 import redis.asyncio as aioredis
 
-__all__ = ["LEASE", "RENEW", "Cluster", "Elsewhere", "RemoteSocket", "Socket", "connect"]
+__all__ = ["LEASE", "LOBBY", "RENEW", "Cluster", "Elsewhere", "RemoteSocket", "Socket",
+           "connect"]
 
 log = logging.getLogger("bones.server")
 
@@ -43,7 +45,7 @@ LEASE = 3.0
 """Seconds a lease (and a process's sign of life) lasts without renewal."""
 RENEW = 1.0
 """Seconds between renewals, and between looks for tables nobody holds."""
-OPEN, LISTING = "bones:open", "bones:listing"
+OPEN, LISTING, LOBBY = "bones:open", "bones:listing", "bones:lobby"
 _RENEW = """
 local kept = {}
 for i, key in ipairs(KEYS) do
@@ -177,14 +179,19 @@ class Cluster:
         pipe = self.redis.pipeline()
         pipe.srem(OPEN, table_id)
         pipe.hdel(LISTING, table_id)
+        pipe.publish(LOBBY, "")
         await pipe.execute()
 
     async def show(self, info: str | None, table_id: str) -> None:
-        """Show (``info``: its TableInfo as JSON) or hide a table in the shared list."""
+        """Show (``info``: its TableInfo as JSON) or hide a table in the shared list, and
+        tell every process's lobby."""
+        pipe = self.redis.pipeline()
         if info is None:
-            await self.redis.hdel(LISTING, table_id)
+            pipe.hdel(LISTING, table_id)
         else:
-            await self.redis.hset(LISTING, table_id, info)
+            pipe.hset(LISTING, table_id, info)
+        pipe.publish(LOBBY, "")
+        await pipe.execute()
 
     async def listing(self) -> list[str]:
         shown = cast(dict[str, str], await self.redis.hgetall(LISTING))

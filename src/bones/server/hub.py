@@ -234,6 +234,8 @@ class Hub:
         self._timer: asyncio.Task[None] | None = None
         self._loading: dict[str, asyncio.Future[_Live | None]] = {}
         """Tables being read back from the store, for those who ask meanwhile."""
+        self.on_listing: Callable[[], None] = lambda: None
+        """Called when the list of public tables changed here (the lobby listens)."""
         self.lags: deque[float] = deque(maxlen=600)
         """The event loop's lateness over the last minute, a sample every tenth of a second."""
 
@@ -353,6 +355,8 @@ class Hub:
         async with live.lock:
             table = live.table
             await self._commit(live, table.start())
+            if table.invite is None:  # listed from the start, before anyone connects
+                await self._list(live, table.info())
             for number, seat in enumerate(table.seats):
                 if seat.kind == "human" and not seat.free:
                     self._start_away(live, number)
@@ -840,17 +844,20 @@ class Hub:
         public = (live.table.info(), live.table.reveal())
         for conn in list(live.conns):
             await self._send(live, conn, actions, public)
-        if self.cluster is not None and public[0].public:
+        if public[0].public:
             await self._list(live, public[0])
 
     async def _list(self, live: _Live, info: TableInfo) -> None:
-        """Keep the shared list of public tables up to date, when what it shows changed."""
-        assert self.cluster is not None
+        """Keep the list of public tables up to date (with other processes, the shared
+        one), when what it shows changed, and tell the lobby."""
         shown = (None if info.status == "over" else
                  info.model_dump_json(include={"status", "seats", "round", "scores"}))
         if shown != live.listed:
             live.listed = shown
-            await self.cluster.show(None if shown is None else info.model_dump_json(), info.id)
+            if self.cluster is not None:
+                await self.cluster.show(None if shown is None else info.model_dump_json(),
+                                        info.id)
+            self.on_listing()
 
     async def _send(self, live: _Live, conn: _Conn, actions: list[Action],
                     public: tuple[TableInfo, dict[str, Any] | None] | None = None) -> None:
@@ -1001,6 +1008,8 @@ class Hub:
         self._finished(live)
         live.stop()
         live.lost = True
+        if live.listed is not None:
+            self.on_listing()
         for conn in list(live.conns):
             with contextlib.suppress(Exception):
                 await conn.ws.close(code=code, reason=reason)

@@ -44,6 +44,7 @@ __all__ = [
     "HumanSeat",
     "JoinTable",
     "Joined",
+    "LobbyMessage",
     "Move",
     "Options",
     "Ping",
@@ -210,6 +211,8 @@ class SeatInfo(BaseModel):
     connected: bool = False
     replaced: bool = False
     """A human who is away and whose moves a bot makes until they come back."""
+    rating: int | None = None
+    """In the lobby: the player's rating in the table's variant and player count."""
 
 
 class TableInfo(BaseModel):
@@ -407,6 +410,17 @@ class Joined(BaseModel):
     seat: int
     token: str
     invite: str
+
+
+class LobbyMessage(BaseModel):
+    """The lobby's list, sent on ``/ws/lobby`` at once and after each change: public
+    tables with free seats (``open``) and those being played, to watch (``playing``),
+    newest first."""
+
+    v: Literal[1] = VERSION
+    type: Literal["lobby"] = "lobby"
+    open: list[TableInfo]
+    playing: list[TableInfo]
 
 
 class GameSummary(BaseModel):

@@ -29,6 +29,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from bones.server.schema import AccountRow, GameRow, RatedRow, RatingRow
+from bones.server.stats import name_key
 
 __all__ = ["MODEL", "PROVISIONAL", "TIMEOUTS", "Rating", "Ratings", "abandoned", "rank_game",
            "ranks", "rate", "shown"]
@@ -141,6 +142,18 @@ class Ratings:
         with Session(self.engine) as session:
             return [(r.variant, r.players, Rating(r.mu, r.sigma), r.games)
                     for r in session.scalars(query)]
+
+    def shown(self, wanted: set[tuple[str, str, int]]) -> dict[tuple[str, str, int], int]:
+        """The ratings players see for (name, variant, players), where they have one."""
+        keys = {name_key(name): name for name, _, _ in wanted}
+        query = (select(AccountRow.name_key, RatingRow.variant, RatingRow.players,
+                        RatingRow.mu, RatingRow.sigma)
+                 .join(AccountRow, AccountRow.id == RatingRow.account_id)
+                 .where(AccountRow.name_key.in_(keys)))
+        with self.engine.connect() as connection:
+            found = {(keys[key], variant, players): shown(Rating(mu, sigma))
+                     for key, variant, players, mu, sigma in connection.execute(query)}
+        return {k: v for k, v in found.items() if k in wanted}
 
     def history(self, account: int, limit: int = 500) -> list[RatedRow]:
         """An account's rated games, oldest first (the last ``limit``)."""

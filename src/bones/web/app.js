@@ -7,6 +7,7 @@ import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { sounds } from "./feel.js";
 import { api, seats } from "./net.js";
 import { RULES } from "./rules.js";
+import { LobbyScreen } from "./lobby.js";
 import { leaderboardScreen } from "./ratings.js";
 import { ReplayScreen } from "./replay.js";
 import { statsScreen } from "./stats.js";
@@ -29,6 +30,10 @@ async function route() {
     return accountScreen(main, () => { header(); route(); });
   }
   if (location.pathname === "/leaderboard") return leaderboardScreen(main, go);
+  if (location.pathname === "/lobby") {
+    screen = new LobbyScreen(main, go);
+    return;
+  }
   const stats = location.pathname.match(/^\/stats\/(.+)$/);
   if (stats) return statsScreen(main, decodeURIComponent(stats[1]), go, openUpload);
   const replay = location.pathname.match(/^\/replay\/([\w-]+)$/);
@@ -98,6 +103,10 @@ function header() {
     h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); go("/"); } },
       h("span", { class: "logo", "aria-hidden": "true" }, "⚄"), "bones"),
     h("span", { class: "tagline" }, t("tagline")),
+    h("a", { href: "/lobby", id: "lobby-link", class: "nav-link", onclick: (e) => {
+      e.preventDefault();
+      go("/lobby");
+    } }, t("lobby")),
     h("a", { href: "/leaderboard", id: "leaderboard-link", class: "nav-link", onclick: (e) => {
       e.preventDefault();
       go("/leaderboard");

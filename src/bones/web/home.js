@@ -74,6 +74,8 @@ export function newGame(root, variants, go, preset = null) {
           h("input", { type: "checkbox", name: "seven", checked: choice.hand_size === 7,
                        onchange: (e) => { choice.hand_size = e.target.checked ? 7 : null; } }),
           t("sevenEach")) : null) : null,
+      hasFriends(choice) ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "public",
+        checked: !!choice.public, onchange: (e) => { choice.public = e.target.checked; } }), t("publicTable")) : null,
       mayRate(choice) ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated",
         checked: !!choice.rated, onchange: (e) => { choice.rated = e.target.checked; } }), t("ratedGame")) : null,
       playingAs(go),
@@ -96,10 +98,12 @@ export function newGame(root, variants, go, preset = null) {
   root.replaceChildren(form);
 }
 
+const otherSeats = (choice) => Array.from({ length: choice.players - 1 }, (_, i) => choice.levels[i] || "medium");
+const hasFriends = (choice) => otherSeats(choice).includes("friend");
+
 // A rated game is between people who signed up: every other seat is a friend's.
 function mayRate(choice) {
-  const others = Array.from({ length: choice.players - 1 }, (_, i) => choice.levels[i] || "medium");
-  return others.every((level) => level === "friend") && me() && !me().guest;
+  return otherSeats(choice).every((level) => level === "friend") && me() && !me().guest;
 }
 
 export function tableSpec(choice) {
@@ -116,7 +120,8 @@ export function tableSpec(choice) {
     return level === "friend" ? { kind: "human" } : { kind: "bot", level };
   });
   const rated = choice.rated && mayRate(choice) ? { rated: true } : {};
-  return { variant: choice.variant, options, seats: [{ kind: "human", me: true }, ...others], ...rated };
+  const listed = choice.public && hasFriends(choice) ? { public: true } : {};
+  return { variant: choice.variant, options, seats: [{ kind: "human", me: true }, ...others], ...rated, ...listed };
 }
 
 // Someone opened an invite link without a seat here: take a free seat, or watch.

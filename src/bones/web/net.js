@@ -25,8 +25,9 @@ export const seats = {
 };
 
 export class Connection {
-  constructor(table, token, { onState, onError, onStatus, onHint, onRematch }) {
-    Object.assign(this, { table, token, onState, onError, onStatus, onHint, onRematch });
+  // `table`: a table's id, or "lobby" for the lobby's list (`onLobby`).
+  constructor(table, token, { onState, onError, onStatus, onHint, onRematch, onLobby }) {
+    Object.assign(this, { table, token, onState, onError, onStatus, onHint, onRematch, onLobby });
     this.delay = 250;
     this.closed = false;
     this.open();
@@ -37,16 +38,17 @@ export class Connection {
     const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
     const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.table}${query}`);
     this.ws = ws;
-    ws.onopen = () => { this.delay = 250; this.onStatus(true); };
+    ws.onopen = () => { this.delay = 250; this.onStatus?.(true); };
     ws.onmessage = (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "state") this.onState(message);
       else if (message.type === "error") this.onError(message);
       else if (message.type === "hint") this.onHint?.(message);
       else if (message.type === "rematch") this.onRematch?.(message);
+      else if (message.type === "lobby") this.onLobby?.(message);
     };
     ws.onclose = (event) => {
-      this.onStatus(false);
+      this.onStatus?.(false);
       if (this.closed || event.code === 4403 || event.code === 4404) return;
       setTimeout(() => this.open(), this.delay);
       this.delay = Math.min(this.delay * 2, 5000);

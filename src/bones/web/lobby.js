@@ -1,0 +1,68 @@
+// The lobby: public tables to join and games to watch, as the server pushes them.
+
+import { me } from "./account.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { api, Connection, seats } from "./net.js";
+
+// The rules in a few words: game, players, target, options.
+function rulesLine(table) {
+  const r = table.rules;
+  const parts = [t(`variant.${table.variant}`), t("playersN", { n: r.players }),
+    r.target === null ? t("singleRound") : t("points", { n: r.target })];
+  if (r.blocked_scoring === "others" && ["draw", "block"].includes(table.variant)) parts.push(t("blocked.others"));
+  if (r.opening_every_round) parts.push(t("openingEveryRound"));
+  if (table.rated) parts.push(t("rated"));
+  return parts.join(" · ");
+}
+
+function seatLine(table) {
+  return table.seats.map((s) => {
+    if (s.kind === "bot") return h("span", { class: "seat bot" }, t(`level.${s.level}`));
+    if (!s.name) return h("span", { class: "seat free" }, t("freeSeat"));
+    return h("span", { class: "seat" }, s.name, s.rating ? h("small", {}, ` ${s.rating}`) : null);
+  });
+}
+
+export class LobbyScreen {
+  constructor(root, go) {
+    Object.assign(this, { root, go });
+    root.replaceChildren(h("p", { class: "loading" }, "…"));
+    this.connection = new Connection("lobby", null, { onLobby: (m) => this.render(m) });
+  }
+
+  async join(table) {
+    try {
+      const joined = await api(`/api/tables/${table.id}/join`, {});
+      seats.set(table.id, joined.seat, joined.token, joined.invite);
+      this.go(`/t/${table.id}`);
+    } catch (error) {
+      this.root.querySelector(".form-error").textContent = error.message;
+    }
+  }
+
+  render(message) {
+    const row = (table, action) => h("li", { class: "lobby-table", dataset: { table: table.id } },
+      h("div", { class: "rules-line" }, rulesLine(table)),
+      h("div", { class: "seats-line" }, seatLine(table)),
+      action);
+    const mayJoin = (table) => !table.rated || (me() && !me().guest);
+    this.root.replaceChildren(h("section", { class: "lobby", id: "lobby" },
+      h("h1", {}, t("lobby")),
+      h("p", { class: "form-error", role: "alert" }),
+      h("h2", {}, t("openTables")),
+      message.open.length ? h("ul", { class: "lobby-list", id: "open-tables" }, message.open.map((table) =>
+        row(table, mayJoin(table) ? h("button", { type: "button", class: "primary join-button",
+          onclick: () => this.join(table) }, t("takeSeat")) : h("small", {}, t("ratedSignUp")))))
+        : h("p", {}, t("noOpenTables")),
+      h("h2", {}, t("playingTables")),
+      message.playing.length ? h("ul", { class: "lobby-list", id: "playing-tables" }, message.playing.map((table) =>
+        row(table, h("button", { type: "button", class: "watch-button",
+          onclick: () => this.go(`/t/${table.id}`) }, t("watch")))))
+        : h("p", {}, t("noGamesPlaying"))));
+  }
+
+  close() {
+    this.connection.close();
+  }
+}
