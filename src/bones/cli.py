@@ -84,6 +84,10 @@ def parser() -> argparse.ArgumentParser:
     worker.add_argument("--redis", required=True, metavar="URL", help="the servers' Redis")
     worker.add_argument("--processes", type=int, default=os.cpu_count() or 1,
                         help="jobs worked on at once (default: one a core)")
+    reports = commands.add_parser("reports", help="list the chat lines players reported")
+    reports.add_argument("--db", default=None,
+                         help="SQLAlchemy URL of the store (default sqlite:///bones.db)")
+    reports.add_argument("--limit", type=int, default=50, help="the latest this many")
     replay = commands.add_parser("replay", help="print a game record move by move and check it")
     replay.add_argument("record", help="a record file (JSON, from match.record())")
     analyze = commands.add_parser("analyze", help="grade every move of a finished game")
@@ -131,7 +135,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         return analyze(args.record, args.top, args.all)
     if args.command == "verify":
         return verify(args.record, args.commitment)
+    if args.command == "reports":
+        return reports(args.db, args.limit)
     return play(args)
+
+
+def reports(db: str | None, limit: int) -> int:
+    """The chat lines players reported, newest first, for a moderator to read."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from bones.server import DEFAULT_DB
+    from bones.server.chat import Chat
+    from bones.server.store import Store
+
+    found = Chat(Store(db or DEFAULT_DB).engine).reports(limit)
+    table = Table(title=f"{len(found)} reported chat lines, newest first")
+    for column in ("when", "reported by", "reason", "said by", "line", "where"):
+        table.add_column(column)
+    for report in found:  # players' words as text, never as rich's markup
+        table.add_row(report.at.strftime("%Y-%m-%d %H:%M"), Text(report.reporter),
+                      Text(report.reason), Text(report.speaker), Text(report.text),
+                      f"table {report.table} ({report.room})" if report.table else "lobby")
+    Console().print(table)
+    return 0
 
 
 def arena(args: argparse.Namespace) -> int:

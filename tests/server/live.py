@@ -109,20 +109,26 @@ class Server:
         response.raise_for_status()
         return response.json()
 
-    def lobby(self) -> Client:
-        """A socket on the lobby's list of public tables."""
-        return Client(f"ws://127.0.0.1:{self.port}/ws/lobby")
+    def lobby(self, signed_in: httpx.Client | None = None) -> Client:
+        """A socket on the lobby's list of public tables (with ``signed_in``'s session)."""
+        return Client(f"ws://127.0.0.1:{self.port}/ws/lobby", signed_in)
 
-    def socket(self, table_id: str, token: str | None = None) -> Client:
+    def socket(self, table_id: str, token: str | None = None,
+               signed_in: httpx.Client | None = None) -> Client:
+        """A seat's socket (with its token), or a spectator's (with ``signed_in``'s
+        session, if given)."""
         query = "" if token is None else f"?token={token}"
-        return Client(f"ws://127.0.0.1:{self.port}/ws/{table_id}{query}")
+        return Client(f"ws://127.0.0.1:{self.port}/ws/{table_id}{query}", signed_in)
 
 
 class Client:
     """One WebSocket at a table, keeping every message it was sent."""
 
-    def __init__(self, url: str) -> None:
-        self._opened = connect(url, open_timeout=10, max_size=2**22)
+    def __init__(self, url: str, signed_in: httpx.Client | None = None) -> None:
+        cookie = signed_in.cookies.get("bones_session") if signed_in is not None else None
+        self._opened = connect(url, open_timeout=10, max_size=2**22,
+                               additional_headers={"cookie": f"bones_session={cookie}"}
+                               if cookie else None)
         self.ws: ClientConnection = self._opened.__enter__()
         self.received: list[Message] = []
 

@@ -38,7 +38,7 @@ def _seen(messages: list[Message]) -> list[tuple[int, str]]:
 def test_players_on_different_processes_play_a_match(site: list[Server]) -> None:
     a, b, c = site
     lobby = c.lobby()
-    assert lobby.recv()["open"] == []
+    assert lobby.recv()["open"] == []  # (a new site: no lobby chat before it)
     made = a.create("draw", [{"kind": "human", "name": "Ann"}, {"kind": "human"}],
                     options={"target": 50}, public=True)
     table = made["table"]["id"]
@@ -62,6 +62,10 @@ def test_players_on_different_processes_play_a_match(site: list[Server]) -> None
     played = [(seat, move) for rnd in match.rounds for seat, move in rnd.view(0).history]
     assert _seen(spectator.received) == played, "the spectator missed a move, or saw one twice"
     assert c.get("/api/tables") == [], "a finished table leaves the shared list"
+    speaker = a.lobby(a.account("Talker"))  # the lobby's chat, said at A, heard at C
+    speaker.send({"v": 1, "type": "chat", "text": "anyone for Kozel?"})
+    heard = lobby.until(lambda m: m["type"] == "chat")
+    assert (heard["name"], heard["text"]) == ("Talker", "anyone for Kozel?")
 
 
 def test_another_process_takes_over_a_killed_one_s_table(site: list[Server]) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,6 +17,11 @@ from tests.server.live import Server, play_all
 
 def _mine(message: dict[str, object], table: str, where: str) -> bool:
     return any(t["id"] == table for t in message[where])  # type: ignore[attr-defined]
+
+
+def _listed(done: Callable[[dict[str, object]], bool]) -> Callable[[dict[str, object]], bool]:
+    """``done``, asked of the lobby's lists only (its chat comes on the same socket)."""
+    return lambda message: message["type"] == "lobby" and done(message)
 
 
 def test_the_lobby_is_pushed_as_tables_open_fill_and_end(server: Server) -> None:
@@ -29,20 +35,20 @@ def test_the_lobby_is_pushed_as_tables_open_fill_and_end(server: Server) -> None
     made = server.create("draw", [{"kind": "human", "me": True}, {"kind": "human"}],
                          options={"target": None}, public=True, rated=True, client=clients[0])
     table = made["table"]["id"]
-    shown = lobby.until(lambda m: _mine(m, table, "open"))
+    shown = lobby.until(_listed(lambda m: _mine(m, table, "open")))
     assert not _mine(shown, private["table"]["id"], "open")
     [listed] = [t for t in shown["open"] if t["id"] == table]
     assert listed["rated"] and listed["seats"][0]["name"] == names[0]
     assert listed["seats"][0]["rating"] is None and listed["seats"][1]["name"] is None
     joined = server.join(table, None, client=clients[1])
-    lobby.until(lambda m: _mine(m, table, "playing") and not _mine(m, table, "open"))
+    lobby.until(_listed(lambda m: _mine(m, table, "playing") and not _mine(m, table, "open")))
     tokens = [made["token"], joined["token"]]
     play_all([server.socket(table, t) for t in tokens], seed=tag)
-    lobby.until(lambda m: not _mine(m, table, "playing"))
+    lobby.until(_listed(lambda m: not _mine(m, table, "playing")))
     # the next table of these two shows the ratings the game gave them
     again = server.create("draw", [{"kind": "human", "me": True}, {"kind": "human"}],
                           public=True, client=clients[0])
-    shown = lobby.until(lambda m: _mine(m, again["table"]["id"], "open"))
+    shown = lobby.until(_listed(lambda m: _mine(m, again["table"]["id"], "open")))
     [listed] = [t for t in shown["open"] if t["id"] == again["table"]["id"]]
     profile = server.get(f"/api/profile/{names[0]}")
     assert listed["seats"][0]["rating"] == profile["ratings"][0]["rating"]
@@ -62,6 +68,6 @@ def test_what_a_client_sends_the_lobby_changes_nothing(server: Server, text: str
     lobby.send(text)
     made = server.create("draw", [{"kind": "human", "name": "Fuzz"}, {"kind": "human"}],
                          public=True)
-    assert lobby.until(lambda m: _mine(m, made["table"]["id"], "open"))["open"]
+    assert lobby.until(_listed(lambda m: _mine(m, made["table"]["id"], "open")))["open"]
     assert first["type"] == "lobby"
     lobby.close()

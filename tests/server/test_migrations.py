@@ -78,7 +78,7 @@ def test_an_old_store_upgrades_in_place_with_everything_kept(old_store: str) -> 
     assert revision(create_engine(old_store)) is None
 
     store = Store(old_store)
-    assert revision(store.engine) == "0003"
+    assert revision(store.engine) == "0004"
     after = _rows(old_store)
     for name in ("tables", "events"):
         assert after[name] == before[name], name
@@ -123,7 +123,7 @@ def test_an_upgraded_store_counts_games_for_accounts(old_store: str) -> None:
 def test_starting_twice_upgrades_once(old_store: str) -> None:
     Store(old_store)
     Store(old_store)
-    assert revision(create_engine(old_store)) == "0003"
+    assert revision(create_engine(old_store)) == "0004"
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])

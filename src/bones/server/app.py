@@ -31,7 +31,7 @@ from bones.match import Match
 from bones.record import RecordError
 from bones.rules import PLAYERS, Rules
 from bones.server.accounts import Accounts
-from bones.server.auth import Caller, account_routes, player_for
+from bones.server.auth import Caller, Needed, account_routes, player_for, viewer
 from bones.server.guard import Guard
 from bones.server.hub import Hub, Limited, Settings, Unavailable
 from bones.server.jobs import Analyses, Busy, Gone
@@ -40,6 +40,7 @@ from bones.server.metrics import CONTENT_TYPE
 from bones.server.profiles import profile_routes, summary
 from bones.server.protocol import (
     BAD_BODY,
+    ChatReport,
     CreateTable,
     GameSummary,
     HumanSeat,
@@ -74,7 +75,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     """The bones server over the store at ``db`` (any SQLAlchemy URL)."""
     hub = Hub(Store(db), settings)
     analyses = Analyses()
-    lobby = Lobby(hub.public_tables, Ratings(hub.store.engine), hub.settings.redis)
+    lobby = Lobby(hub.public_tables, Ratings(hub.store.engine), hub.chat, hub.settings.redis)
     hub.on_listing = lobby.changed
 
     @asynccontextmanager
@@ -108,7 +109,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     @app.websocket("/ws/lobby")
     async def lobby_socket(ws: WebSocket) -> None:
         """The lobby's list of public tables, pushed at once and on every change."""
-        await lobby.serve(ws)
+        await lobby.serve(ws, await run_in_threadpool(viewer, ws))
 
     _routes(app, hub, analyses)
     _pages(app)
@@ -200,6 +201,14 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
         except ValueError as error:
             raise HTTPException(409, str(error)) from None
 
+    @app.post("/api/chat/{message_id}/report", status_code=204,
+              responses={**BAD_BODY, 401: {"description": "Not signed in"},
+                         404: {"description": "No such chat line"}})
+    def report(message_id: int, body: ChatReport, account: Needed) -> None:
+        """Report a chat line to the moderators (``bones reports`` lists them)."""
+        if not hub.chat.report(message_id, account.id, body.reason):
+            raise HTTPException(404, f"no chat line {message_id}")
+
     @app.get("/api/games")
     def games(name: str | None = Query(default=None, max_length=64),
               limit: int = Query(default=50, ge=1, le=200),
@@ -270,7 +279,8 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
 
     @app.websocket("/ws/{table_id}")
     async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None) -> None:
-        await hub.connect(ws, table_id, token, _address(ws))
+        await hub.connect(ws, table_id, token, _address(ws),
+                          await run_in_threadpool(viewer, ws))
 
 
 async def _analyze(analyses: Analyses, request: Request, key: str, record: dict[str, Any],

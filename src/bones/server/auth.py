@@ -25,6 +25,7 @@ from fastapi.concurrency import run_in_threadpool
 from limits import RateLimitItemPerMinute
 from limits.aio.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import HTTPConnection
 
 from bones.server.accounts import NAME, SESSION_DAYS, Account, Accounts, Refused
 from bones.server.guard import limit_storage
@@ -33,7 +34,8 @@ from bones.server.protocol import BAD_BODY
 from bones.server.stats import name_key
 from bones.server.table import Player
 
-__all__ = ["COOKIE", "Caller", "Me", "Needed", "account_routes", "caller", "player_for"]
+__all__ = ["COOKIE", "Caller", "Me", "Needed", "account_routes", "caller", "player_for",
+           "viewer"]
 
 COOKIE = "bones_session"
 log = logging.getLogger("bones.server")
@@ -88,7 +90,7 @@ def _me(account: Account) -> Me:
     return Me(name=account.name, guest=account.guest, bot=account.bot)
 
 
-def _session(request: Request) -> str | None:
+def _session(request: HTTPConnection) -> str | None:
     return request.cookies.get(COOKIE)
 
 
@@ -101,9 +103,9 @@ def _refused(error: Refused, status: int = 400) -> HTTPException:
     return HTTPException(status, str(error))
 
 
-def caller(request: Request) -> Account | None:
-    """The account a request comes from: an API token's (refused at once if revoked),
-    else the session cookie's, else none."""
+def caller(request: HTTPConnection) -> Account | None:
+    """The account a request (or a WebSocket's upgrade) comes from: an API token's
+    (refused at once if revoked), else the session cookie's, else none."""
     accounts: Accounts = request.app.state.accounts
     header = request.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
@@ -240,6 +242,15 @@ async def _attempt(limiter: MovingWindowRateLimiter, key: str,
     except Exception as error:
         log.warning("login attempts could not be counted: %s", error)
         return True
+
+
+def viewer(connection: HTTPConnection) -> Player | None:
+    """Who is signed in on a WebSocket, if anyone (a revoked token: nobody)."""
+    try:
+        account = caller(connection)
+    except HTTPException:
+        return None
+    return None if account is None else Player(account.name, account.id, account.guest)
 
 
 def player_for(accounts: Accounts, account: Account | None, typed: str | None) -> Player:

@@ -21,7 +21,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TypeVar
@@ -32,6 +32,8 @@ from starlette.websockets import WebSocketDisconnect
 from bones import bots
 from bones.bots import Bot
 from bones.server.brains import Brains
+from bones.server.bucket import Bucket
+from bones.server.chat import BURST, RATE, Chat, hears
 from bones.server.cluster import RENEW, CallError, Cluster, Elsewhere, RemoteSocket, Socket
 from bones.server.fleet import Fleet
 from bones.server.metrics import Metrics
@@ -51,6 +53,7 @@ from bones.server.protocol import (
     Ready,
     Rematch,
     RematchMessage,
+    Say,
     StateMessage,
     TableInfo,
     Undo,
@@ -123,31 +126,18 @@ class Limited(RuntimeError):
     """A limit of the server's was reached: the text says which."""
 
 
-class _Bucket:
-    """A token bucket: ``rate`` a second, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens, self.at = float(burst), time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
 @dataclass(eq=False)
 class _Conn:
     ws: Socket
     seat: int | None
     address: str
-    bucket: _Bucket
+    bucket: Bucket
     """The seat's bucket, shared by all its sockets (a spectator's own)."""
-    patience: _Bucket
+    patience: Bucket
+    viewer: Player | None = None
+    """Who is signed in on this socket (the session's account), if anyone."""
+    talk: Bucket = field(default_factory=lambda: Bucket(RATE, BURST))
+    """What it may still say in the chat."""
 
 
 @dataclass(eq=False)
@@ -161,7 +151,7 @@ class _Live:
     turn_task: asyncio.Task[None] | None = None
     away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     bots: dict[tuple[int, str], Bot] = field(default_factory=dict)
-    buckets: dict[int, _Bucket] = field(default_factory=dict)
+    buckets: dict[int, Bucket] = field(default_factory=dict)
     hints: dict[int, tuple[int, asyncio.Task[HintMessage]]] = field(default_factory=dict)
     """Each seat's hint for the table's position: asked again, it is not worked out
     (or logged) again."""
@@ -200,6 +190,7 @@ class Hub:
 
     def __init__(self, store: Store, settings: Settings | None = None) -> None:
         self.store = store
+        self.chat = Chat(store.engine)
         self.settings = settings or Settings()
         self.tables: dict[str, _Live] = {}
         self.latency: deque[float] = deque(maxlen=100_000)
@@ -218,7 +209,7 @@ class Hub:
                            lambda: len(self.tables))
         self.metrics.watch("bones_sockets", "Open WebSockets",
                            lambda: sum(self.sockets.values()))
-        self.addresses: dict[str, _Bucket] = {}
+        self.addresses: dict[str, Bucket] = {}
         self.unfinished: dict[str, set[str]] = {}
         """The unfinished tables each address made, for its limit: a create looks at
         its own address's, not at every table."""
@@ -532,7 +523,9 @@ class Hub:
 
         async def serve() -> None:
             try:
-                await self._serve(ws, opened["table"], opened["token"], opened["address"])
+                viewer = opened.get("viewer")
+                await self._serve(ws, opened["table"], opened["token"], opened["address"],
+                                  None if viewer is None else Player(**viewer))
             except Elsewhere:
                 await ws.close(1012, "the table moved to another server: reconnect")
             finally:
@@ -587,28 +580,30 @@ class Hub:
     # -- connections ---------------------------------------------------------------------
 
     async def connect(self, ws: Socket, table_id: str, token: str | None,
-                      address: str) -> None:
-        """Serve one WebSocket: a seat (with its token) or a spectator (without)."""
+                      address: str, viewer: Player | None = None) -> None:
+        """Serve one WebSocket: a seat (with its token) or a spectator (without);
+        ``viewer``: who is signed in on it, which a spectator needs to chat."""
         if self.sockets.get(address, 0) >= self.settings.sockets_per_address:
             await ws.accept()
             await self._refuse(ws, 4429, "too many sockets from one address")
             return
         self.sockets[address] = self.sockets.get(address, 0) + 1
         try:
-            await self._serve(ws, table_id, token, address)
+            await self._serve(ws, table_id, token, address, viewer)
         finally:
             self.sockets[address] -= 1
             if not self.sockets[address]:
                 del self.sockets[address]
 
     async def _serve(self, ws: Socket, table_id: str, token: str | None,
-                     address: str) -> None:
+                     address: str, viewer: Player | None) -> None:
         await ws.accept()
         try:
             live = await self.live(table_id)
         except Elsewhere as away:
             assert self.cluster is not None
-            await self.cluster.relay(ws, away.owner, table_id, token, address)
+            await self.cluster.relay(ws, away.owner, table_id, token, address,
+                                     None if viewer is None else asdict(viewer))
             return
         if live is None:
             await self._refuse(ws, 4404, f"no open table {table_id!r}")
@@ -618,9 +613,9 @@ class Hub:
             await self._refuse(ws, 4403, "this token opens no seat at this table")
             return
         settings = self.settings
-        bucket = (live.buckets.setdefault(seat, _Bucket(settings.rate, settings.burst))
-                  if seat is not None else _Bucket(settings.rate, settings.burst))
-        conn = _Conn(ws, seat, address, bucket, _Bucket(1.0, settings.patience))
+        bucket = (live.buckets.setdefault(seat, Bucket(settings.rate, settings.burst))
+                  if seat is not None else Bucket(settings.rate, settings.burst))
+        conn = _Conn(ws, seat, address, bucket, Bucket(1.0, settings.patience), viewer)
         async with live.lock:
             live.conns.add(conn)
             if seat is not None:
@@ -629,6 +624,7 @@ class Hub:
                 self._schedule(live)
             else:
                 await self._send(live, conn, [])
+        await self._chat_so_far(live, conn)
         try:
             while True:
                 frame = await ws.receive()
@@ -680,7 +676,7 @@ class Hub:
                 self.addresses = {k: b for k, b in self.addresses.items()
                                   if b.tokens < b.burst - 1}
             rate = self.settings.rate * 5
-            address = self.addresses[conn.address] = _Bucket(rate, self.settings.burst * 5)
+            address = self.addresses[conn.address] = Bucket(rate, self.settings.burst * 5)
         return conn.bucket.take() and address.take()
 
     async def _handle(self, live: _Live, conn: _Conn, text: str) -> bool:
@@ -704,6 +700,9 @@ class Hub:
         if isinstance(message, Ping):
             await conn.ws.send_text(Pong().model_dump_json())
             return True
+        if isinstance(message, Say):
+            await self._say(live, conn, message.text)
+            return True
         seat = conn.seat
         if seat is None:
             await self._error(conn, "spectator", "spectators watch; they do not play")
@@ -719,6 +718,45 @@ class Hub:
         elif isinstance(message, Rematch):
             await self._rematch(live, conn, seat)
         return True
+
+    # -- chat ----------------------------------------------------------------------------
+
+    def _speaker(self, live: _Live, conn: _Conn) -> Player | None:
+        if conn.seat is None:
+            return conn.viewer
+        seat = live.table.seats[conn.seat]
+        return None if seat.name is None else Player(seat.name, seat.account_id)
+
+    async def _say(self, live: _Live, conn: _Conn, text: str) -> None:
+        """A line said at the table, kept, then heard by those in its room."""
+        who = self._speaker(live, conn)
+        if who is None:
+            await self._error(conn, "not_signed_in", "sign in (as a guest too) to chat")
+            return
+        if not conn.talk.take():
+            await self._error(conn, "flood", "you are chatting too fast; wait a moment")
+            return
+        room = "spectators" if conn.seat is None else "players"
+        try:
+            line = self._write(self.chat.say, live.table.id, room, who, text)
+        except Exception as error:
+            log.warning("table %s: the store refused a chat line: %s", live.table.id, error)
+            await self._error(conn, "unavailable", "the line could not be kept; say it again")
+            return
+        over = live.table.status == "over"
+        text = line.model_dump_json()
+        for other in list(live.conns):
+            if hears(room, other.seat is not None, over):
+                with contextlib.suppress(Exception):
+                    await other.ws.send_text(text)
+
+    async def _chat_so_far(self, live: _Live, conn: _Conn) -> None:
+        """A newcomer hears what was said in the rooms they hear."""
+        over = live.table.status == "over"
+        rooms = {r for r in ("players", "spectators") if hears(r, conn.seat is not None, over)}
+        with contextlib.suppress(Exception):
+            for line in await self._read(self.chat.recent, live.table.id, rooms):
+                await conn.ws.send_text(line.model_dump_json())
 
     async def _hint(self, live: _Live, conn: _Conn, seat: int) -> None:
         """Hard's choice from the seat's own view, with every move's expected points;

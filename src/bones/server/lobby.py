@@ -8,6 +8,10 @@ per move. With other processes (``--redis``) the list itself is Redis's (the clu
 which every process's lobby listens to.
 
 Each seated player is shown with their rating in the table's variant and player count.
+
+The lobby has a chat (:mod:`bones.server.chat`): a line said at any process is kept, then
+heard by every lobby socket (with others, over the channel ``bones:lobby:chat``); a
+newcomer hears the last lines.
 """
 
 from __future__ import annotations
@@ -20,9 +24,19 @@ from typing import Any
 
 import redis
 
+from bones.server.bucket import Bucket
+from bones.server.chat import BURST, RATE, Chat
 from bones.server.cluster import LOBBY, Socket, connect
-from bones.server.protocol import LobbyMessage, TableInfo
+from bones.server.protocol import (
+    ErrorMessage,
+    LobbyMessage,
+    ProtocolError,
+    Say,
+    TableInfo,
+    parse_client,
+)
 from bones.server.ratings import Ratings
+from bones.server.table import Player
 
 __all__ = ["PAUSE", "Lobby"]
 
@@ -31,14 +45,16 @@ PAUSE = 0.5
 """Seconds between two snapshots at most."""
 SHOWN = 200
 """Tables a snapshot lists at most, newest first."""
+SAID = f"{LOBBY}:chat"
 
 
 class Lobby:
     """Lobby sockets of this process, and what they are sent."""
 
     def __init__(self, tables: Callable[[int, int], Awaitable[list[TableInfo]]],
-                 ratings: Ratings, redis_url: str | None = None) -> None:
-        self.tables, self.ratings, self.redis_url = tables, ratings, redis_url
+                 ratings: Ratings, chat: Chat, redis_url: str | None = None) -> None:
+        self.tables, self.ratings, self.chat, self.redis_url = tables, ratings, chat, redis_url
+        self.redis = None if redis_url is None else connect(redis_url)
         self.sockets: set[Socket] = set()
         self._changed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -56,18 +72,51 @@ class Lobby:
         """What the list shows changed here (another process's changes come by Redis)."""
         self._changed.set()
 
-    async def serve(self, ws: Socket) -> None:
-        """One lobby socket: the list now, then each new one, until it closes."""
+    async def serve(self, ws: Socket, viewer: Player | None = None) -> None:
+        """One lobby socket: the list and the last lines said, then each new list and
+        line, until it closes; ``viewer`` (signed in) may chat."""
         await ws.accept()
         await ws.send_text((await self.snapshot()).model_dump_json())
+        for line in await asyncio.to_thread(self.chat.recent, None, {"lobby"}):
+            await ws.send_text(line.model_dump_json())
         self.sockets.add(ws)
+        talk = Bucket(RATE, BURST)
         try:
-            while (await ws.receive())["type"] != "websocket.disconnect":
-                pass  # the lobby is only listened to
+            while True:
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                refused = await self._heard(frame.get("text"), viewer, talk)
+                if refused is not None:
+                    await ws.send_text(refused.model_dump_json())
         except Exception:  # a socket that broke is a socket that left
             log.debug("a lobby socket broke", exc_info=True)
         finally:
             self.sockets.discard(ws)
+
+    async def _heard(self, text: str | None, viewer: Player | None,
+                     talk: Bucket) -> ErrorMessage | None:
+        """A lobby socket said something: kept and passed on, or refused (the answer)."""
+        try:
+            message = parse_client(text or "")
+        except ProtocolError as error:
+            return ErrorMessage(code="bad_message", message=str(error))
+        if not isinstance(message, Say):
+            return ErrorMessage(code="bad_message", message="the lobby takes chat lines only")
+        if viewer is None:
+            return ErrorMessage(code="not_signed_in", message="sign in (as a guest too) to chat")
+        if not talk.take():
+            return ErrorMessage(code="flood", message="you are chatting too fast; wait a moment")
+        line = await asyncio.to_thread(self.chat.say, None, "lobby", viewer, message.text)
+        said = line.model_dump_json()
+        if self.redis is None:
+            await self._to_all(said)
+        else:  # every process hears it on the channel, this one too
+            await self.redis.publish(SAID, said)
+        return None
+
+    async def _to_all(self, text: str) -> None:
+        await asyncio.gather(*(self._send(ws, text) for ws in list(self.sockets)))
 
     async def snapshot(self) -> LobbyMessage:
         """The public tables: those with free seats, and those being played (to watch);
@@ -93,7 +142,7 @@ class Lobby:
                 except Exception:
                     log.exception("the lobby's list could not be made")
                 else:
-                    await asyncio.gather(*(self._send(ws, text) for ws in list(self.sockets)))
+                    await self._to_all(text)
             await asyncio.sleep(PAUSE)
 
     async def _send(self, ws: Socket, text: str) -> None:
@@ -106,13 +155,17 @@ class Lobby:
                 await ws.close(1013)
 
     async def _listen(self, url: str) -> None:
-        """Changes made by other processes."""
+        """Changes made and lines said at any process."""
         while True:
             try:
                 pubsub: Any = connect(url).pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(LOBBY)
-                async for _message in pubsub.listen():
-                    self.changed()
+                await pubsub.subscribe(LOBBY, SAID)
+                async for message in pubsub.listen():
+                    if message["channel"] == SAID:
+                        await self._to_all(message["data"])
+                    else:
+                        self.changed()
             except redis.RedisError as error:
                 log.warning("the lobby's channel failed: %s", error)
                 await asyncio.sleep(1)
+

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -37,6 +38,8 @@ __all__ = [
     "VERSION",
     "Action",
     "BotSeat",
+    "ChatMessage",
+    "ChatReport",
     "ClientMessage",
     "CreateTable",
     "ErrorMessage",
@@ -53,6 +56,7 @@ __all__ = [
     "Ready",
     "Rematch",
     "RematchMessage",
+    "Say",
     "SeatInfo",
     "SeatSpec",
     "StateMessage",
@@ -82,13 +86,14 @@ INVISIBLE = (
 controls, format characters (bidi overrides, zero-width joiners), private use, line and
 paragraph separators and every space but the plain one (categories Cc, Cf, Co, Zl, Zp,
 Zs; lone surrogates are refused apart)."""
-SEEN = "[^<>" + "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in INVISIBLE) + "]"
-_SEEN = re.compile(f"{SEEN}*")
+_HIDDEN = "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in INVISIBLE)
+SEEN = "[^<>" + _HIDDEN + "]"
+_SEEN, _SAID = re.compile(f"{SEEN}*"), re.compile(f"[^{_HIDDEN}]*")
 
 
-def clean_text(text: str) -> str:
-    """``text`` in NFC, if it holds only characters seen as themselves (and no ``<`` or
-    ``>``): the same check the schema's pattern makes.
+def clean_text(text: str, *, angles: bool = False) -> str:
+    """``text`` in NFC, if it holds only characters seen as themselves (and, unless
+    ``angles``, no ``<`` or ``>``): the same check the schema's pattern makes.
 
     >>> clean_text("Zo\u0065\u0308")
     'Zoë'
@@ -98,23 +103,28 @@ def clean_text(text: str) -> str:
     ValueError: U+202E (RIGHT-TO-LEFT OVERRIDE) is not allowed here
     """
     text = unicodedata.normalize("NFC", text)
-    if _SEEN.fullmatch(text) is None or any(0xD800 <= ord(c) <= 0xDFFF for c in text):
-        bad = next(c for c in text if not _SEEN.fullmatch(c) or 0xD800 <= ord(c) <= 0xDFFF)
+    seen = _SAID if angles else _SEEN
+    if seen.fullmatch(text) is None or any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        bad = next(c for c in text if not seen.fullmatch(c) or 0xD800 <= ord(c) <= 0xDFFF)
         name = unicodedata.name(bad, "an invisible character")
         raise ValueError(f"U+{ord(bad):04X} ({name}) is not allowed here")
     return text
 
 
-def _clean_name(name: str) -> str:
-    name = clean_text(name).strip()
-    if not name:
-        raise ValueError("a name needs more than spaces")
-    return name
+def _stripped(empty: str, *, angles: bool = False) -> Callable[[str], str]:
+    """A check that cleans a text (:func:`clean_text`) and refuses it blank."""
+    def clean(text: str) -> str:
+        text = clean_text(text, angles=angles).strip()
+        if not text:
+            raise ValueError(empty)
+        return text
+
+    return clean
 
 
 Name = Annotated[str, Field(min_length=1, max_length=24,
                             json_schema_extra={"pattern": f"^{SEEN}*[^ {SEEN[2:]}{SEEN}*$"}),
-                 AfterValidator(_clean_name)]
+                 AfterValidator(_stripped("a name needs more than spaces"))]
 """A display name: NFC, 1-24 characters, not only spaces, nothing invisible, no ``<``
 or ``>``; spaces at either end are dropped."""
 
@@ -169,10 +179,24 @@ class Ping(_Message):
     type: Literal["ping"] = "ping"
 
 
-Client = Move | Ready | Hint | Undo | Rematch | Ping
+ChatText = Annotated[str, Field(min_length=1, max_length=200),
+                     AfterValidator(_stripped("say something: the message is empty",
+                                              angles=True))]
+"""A chat line: 1-200 characters, nothing invisible; shown as text, never HTML."""
+
+
+class Say(_Message):
+    """Say something in the chat: at a table, to its players (from a seat) or to its spectators
+    (from a spectator's socket, signed in); in the lobby, to everyone there."""
+
+    type: Literal["chat"] = "chat"
+    text: ChatText
+
+
+Client = Move | Ready | Hint | Undo | Rematch | Ping | Say
 ClientMessage = Annotated[Client, Field(discriminator="type")]
 _CLIENT: TypeAdapter[Client] = TypeAdapter(ClientMessage)
-_TYPES = ("move", "ready", "hint", "undo", "rematch", "ping")
+_TYPES = ("move", "ready", "hint", "undo", "rematch", "ping", "chat")
 
 
 def parse_client(text: str | bytes) -> Client:
@@ -278,7 +302,7 @@ class ErrorMessage(_Message):
 
     type: Literal["error"] = "error"
     code: Literal["bad_message", "illegal_move", "not_your_turn", "not_now", "too_big",
-                  "flood", "spectator", "unavailable"]
+                  "flood", "spectator", "unavailable", "not_signed_in"]
     message: str
 
 
@@ -410,6 +434,27 @@ class Joined(BaseModel):
     seat: int
     token: str
     invite: str
+
+
+class ChatMessage(BaseModel):
+    """A chat line said: ``room`` ``players`` or ``spectators`` at a table (the two
+    are kept apart while the game runs, so nobody watching can coach a player), or
+    ``lobby``. ``id`` names it for a report (``POST /api/chat/{id}/report``)."""
+
+    v: Literal[1] = VERSION
+    type: Literal["chat"] = "chat"
+    id: int
+    room: Literal["players", "spectators", "lobby"]
+    name: str
+    text: str
+    at: str
+
+
+class ChatReport(BaseModel):
+    """Why a chat line is reported (optional)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    reason: str = Field(default="", max_length=200)
 
 
 class LobbyMessage(BaseModel):

@@ -27,8 +27,9 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["AccountRow", "Base", "EventRow", "GameRow", "PlayRow", "RatedRow", "RatingRow",
-           "SeatRow", "SessionRow", "TableRow", "TokenRow", "TotalRow", "now"]
+__all__ = ["AccountRow", "Base", "ChatRow", "EventRow", "GameRow", "PlayRow", "RatedRow",
+           "RatingRow", "ReportRow", "SeatRow", "SessionRow", "TableRow", "TokenRow", "TotalRow",
+           "now"]
 
 
 def now() -> datetime:
@@ -156,6 +157,33 @@ class RatedRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime] = mapped_column()
+
+
+class ChatRow(Base):
+    """One chat message: at a table (``room`` ``players`` or ``spectators``) or in the
+    lobby (no table, room ``lobby``)."""
+
+    __tablename__ = "chat"
+    __table_args__ = (Index("chat_by_table", "table_id", "id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), default=None)
+    room: Mapped[str] = mapped_column(String(12))
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), default=None)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(default=now)
+
+
+class ReportRow(Base):
+    """A player's report of a chat message, for moderators (``bones reports``)."""
+
+    __tablename__ = "reports"
+    __table_args__ = (UniqueConstraint("message_id", "reporter_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    message_id: Mapped[int] = mapped_column(ForeignKey("chat.id"))
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    reason: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(default=now)
 
 
 class AccountRow(Base):

@@ -1,6 +1,7 @@
 // The lobby: public tables to join and games to watch, as the server pushes them.
 
 import { me } from "./account.js";
+import { ChatBox } from "./chat.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, Connection, seats } from "./net.js";
@@ -28,7 +29,12 @@ export class LobbyScreen {
   constructor(root, go) {
     Object.assign(this, { root, go });
     root.replaceChildren(h("p", { class: "loading" }, "…"));
-    this.connection = new Connection("lobby", null, { onLobby: (m) => this.render(m) });
+    this.chat = new ChatBox((text) => this.connection.send({ type: "chat", text }), t("chatLobby"), true);
+    this.connection = new Connection("lobby", null, {
+      onLobby: (m) => this.render(m),
+      onChat: (line) => this.chat.add(line),
+      onError: (error) => this.chat.refused(error.message),
+    });
   }
 
   async join(table) {
@@ -47,7 +53,7 @@ export class LobbyScreen {
       h("div", { class: "seats-line" }, seatLine(table)),
       action);
     const mayJoin = (table) => !table.rated || (me() && !me().guest);
-    this.root.replaceChildren(h("section", { class: "lobby", id: "lobby" },
+    this.root.replaceChildren(this.chat.element, h("section", { class: "lobby", id: "lobby" },
       h("h1", {}, t("lobby")),
       h("p", { class: "form-error", role: "alert" }),
       h("h2", {}, t("openTables")),

@@ -26,8 +26,8 @@ export const seats = {
 
 export class Connection {
   // `table`: a table's id, or "lobby" for the lobby's list (`onLobby`).
-  constructor(table, token, { onState, onError, onStatus, onHint, onRematch, onLobby }) {
-    Object.assign(this, { table, token, onState, onError, onStatus, onHint, onRematch, onLobby });
+  constructor(table, token, { onState, onError, onStatus, onHint, onRematch, onLobby, onChat }) {
+    Object.assign(this, { table, token, onState, onError, onStatus, onHint, onRematch, onLobby, onChat });
     this.delay = 250;
     this.closed = false;
     this.open();
@@ -41,11 +41,12 @@ export class Connection {
     ws.onopen = () => { this.delay = 250; this.onStatus?.(true); };
     ws.onmessage = (event) => {
       const message = JSON.parse(event.data);
-      if (message.type === "state") this.onState(message);
-      else if (message.type === "error") this.onError(message);
+      if (message.type === "state") this.onState?.(message);
+      else if (message.type === "error") this.onError?.(message);
       else if (message.type === "hint") this.onHint?.(message);
       else if (message.type === "rematch") this.onRematch?.(message);
       else if (message.type === "lobby") this.onLobby?.(message);
+      else if (message.type === "chat") this.onChat?.(message);
     };
     ws.onclose = (event) => {
       this.onStatus?.(false);

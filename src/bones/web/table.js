@@ -2,6 +2,7 @@
 // It draws what the server sends (the seat's view) and offers the legal moves, nothing more.
 
 import { drawBoard } from "./board.js";
+import { ChatBox } from "./chat.js";
 import { h } from "./dom.js";
 import { verifyRecord } from "./fair.js";
 import { slideIn, sounds, tellTurn } from "./feel.js";
@@ -37,15 +38,19 @@ export class TableScreen {
     this.bubbles = {};
     this.online = false;
     this.root.replaceChildren(h("p", { class: "loading" }, "…"));
+    this.chat = new ChatBox((text) => this.connection.send({ type: "chat", text }),
+      t(token ? "chatPlayers" : "chatSpectators"));
     this.connection = new Connection(tableId, token, {
       onState: (message) => this.receive(message),
-      onError: (error) => this.flash(t("error", { message: error.message })),
+      onError: (error) => (["not_signed_in", "flood"].includes(error.code)
+        ? this.chat.refused(error.message) : this.flash(t("error", { message: error.message }))),
       onStatus: (online) => {  // a new connection may count from lower (a restarted server)
         this.online = online;
         this.resync ||= online;
         this.renderStatus();
       },
       onHint: (hint) => this.showHint(hint),
+      onChat: (line) => this.chat.add(line),
       onRematch: (seat) => {  // every player accepted: our seat at the new table
         seats.set(seat.table, seat.seat, seat.token, seat.invite);
         this.go(`/t/${seat.table}`);
@@ -227,6 +232,7 @@ export class TableScreen {
     if (this.closed) return;
     const { table, view, you } = this.message;
     if (table.status === "waiting") return this.renderWaiting();
+    const focus = this.focused();  // before the chat box moves into the new section
     const n = table.rules.players;
     const me = you ?? 0;
     const section = h("section", {
@@ -240,9 +246,8 @@ export class TableScreen {
     section.append(this.mine(me));
     section.append(h("div", { id: "note", class: "note", role: "status" }));
     if (this.message.reveal) section.append(roundEnd(this));
-    const focus = this.focused();
     const myTurnNow = table.status === "playing" && view.turn === you && you !== null;
-    this.root.replaceChildren(section);
+    this.root.replaceChildren(section, this.chat.element);
     this.resize.disconnect();
     this.resize.observe(section.querySelector(".board-wrap"));
     this.drawBoard();
