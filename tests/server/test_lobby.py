@@ -9,6 +9,7 @@ import json
 import random
 from collections.abc import Callable
 
+import httpx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -71,3 +72,26 @@ def test_what_a_client_sends_the_lobby_changes_nothing(server: Server, text: str
     assert lobby.until(_listed(lambda m: _mine(m, made["table"]["id"], "open")))["open"]
     assert first["type"] == "lobby"
     lobby.close()
+
+
+def test_a_player_leaves_a_table_that_has_not_begun(server: Server) -> None:
+    tag = random.randrange(10**6)
+    made = server.create("draw", [{"kind": "human", "name": f"Host{tag}"}, {"kind": "human"},
+                                  {"kind": "human"}], options={"players": 3}, public=True)
+    table = made["table"]["id"]
+    lobby = server.lobby()
+    joined = server.join(table, f"Guest{tag}x")
+    lobby.until(_listed(lambda m: any(t["id"] == table and t["seats"][1]["name"]
+                                      for t in m["open"])))
+    left = httpx.post(f"{server.url}/api/tables/{table}/leave", json={"token": joined["token"]})
+    assert left.status_code == 204
+    lobby.until(_listed(lambda m: any(t["id"] == table and t["seats"][1]["name"] is None
+                                      for t in m["open"])))
+    again = httpx.post(f"{server.url}/api/tables/{table}/leave", json={"token": joined["token"]})
+    assert again.status_code == 409  # the token opens no seat any more
+    for n in (1, 2):
+        server.join(table, f"Late{tag}-{n}")
+    started = httpx.post(f"{server.url}/api/tables/{table}/leave", json={"token": made["token"]})
+    assert started.status_code == 409 and "begun" in started.text
+    gone = httpx.post(f"{server.url}/api/tables/nosuchtable/leave", json={"token": "x"})
+    assert gone.status_code == 404

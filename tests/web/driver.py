@@ -4,6 +4,7 @@ dragging tiles, and notes what the page shows so it can be checked against the e
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,10 +60,13 @@ class Player:
     chose_place: bool = False
 
     def new_game(self, variant: str, *, players: int | None = None, target: str = "50",
-                 levels: tuple[str, ...] = ("easy", "easy", "easy"), name: str = "Ann",
-                 rated: bool = False) -> str:
+                 levels: tuple[str, ...] = ("easy", "easy", "easy"),
+                 name: str | None = "Ann", rated: bool = False, public: bool = False) -> str:
+        """Start a game from the new-game form, signed in as ``name`` (None: as the
+        browser is, a guest at first); its table's id."""
         page = self.page
-        sign_in(page, self.server.url, name)
+        if name is not None:
+            sign_in(page, self.server.url, name)
         page.goto(f"{self.server.url}/")
         page.wait_for_selector("#new-game")
         page.check(f"input[name=variant][value={variant}]", force=True)
@@ -74,6 +78,8 @@ class Player:
         page.check(f"input[name=target][value='{target}']", force=True)
         if rated:
             page.check("input[name=rated]")
+        if public:
+            page.check("input[name=public]")
         page.click("#start")
         page.wait_for_selector("#table")
         return page.url.rsplit("/", 1)[-1]
@@ -158,3 +164,17 @@ def check_against_engine(shown: list[dict[str, Any]], match: Match) -> int:
             assert screen["revealed"] == [" ".join(map(str, h)) for h in rnd.hands], where
             assert screen["after"] == list(match.scores_after[number]), where
     return len(shown)
+
+
+def play_together(players: list[Player], timeout: float = 120) -> None:
+    """People at one table, each in their own browser, play random moves by clicking
+    until the game is over."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        states = [p.read() for p in players]
+        if all(s and s["status"] == "over" for s in states):
+            return
+        for player, now in zip(players, states, strict=True):
+            if now and now["status"] == "playing" and now["turn"] == now["you"] and now["legal"]:
+                player.move(now, drag=False)
+    raise AssertionError("the game did not end in time")

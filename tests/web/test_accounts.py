@@ -36,13 +36,9 @@ def test_a_guest_plays_signs_up_and_keeps_the_game(web: Server, browser: Browser
     page.wait_for_selector("#new-game .playing-as")
     guest = page.locator(".playing-as").inner_text()
     assert "Guest" in guest and page.locator("#account-link").inner_text() == "Sign up"
-    page.check("input[name=variant][value=draw]", force=True)
-    page.check("input[name=players][value='2']", force=True)
-    page.select_option("select[name=seat1]", "easy")
-    page.check("input[name=target][value='null']", force=True)
-    page.click("#start")
-    page.wait_for_selector("#table")
-    Player(page, web, random.Random(1)).play_match(drag_once=False)
+    guest_player = Player(page, web, random.Random(1))
+    guest_player.new_game("draw", players=2, target="null", name=None)
+    guest_player.play_match(drag_once=False)
     assert _games_counted(page) == "1"
 
     name = f"Gwen{random.randrange(10**6)}"

@@ -1,5 +1,6 @@
 """The lobby in the browser: a table listed from one browser appears in another's lobby
-without a reload; a stranger takes its free seat with one click and both play."""
+without a reload; a stranger takes its free seat with one click and both play, the
+player to move's clock counting down."""
 
 from __future__ import annotations
 
@@ -25,25 +26,29 @@ def test_a_stranger_finds_a_table_in_the_lobby_and_sits_down(web: Server,
 
     host = Player(hosting.new_page(), web, random.Random(3))
     page = host.page
-    page.goto(f"{web.url}/")
-    page.wait_for_selector("#new-game")
-    page.check("input[name=variant][value=block]", force=True)
-    page.check("input[name=players][value='2']", force=True)
-    page.select_option("select[name=seat1]", "friend")
-    page.check("input[name=target][value='null']", force=True)
-    page.check("input[name=public]")
-    page.click("#start")
-    page.wait_for_selector("#table")
-    table = page.url.rsplit("/", 1)[-1]
+    table = host.new_game("block", players=2, target="null", levels=("friend",), name=None,
+                          public=True)
 
     listed = stranger.locator(f"#open-tables li[data-table='{table}']")
     listed.wait_for()  # pushed: no reload
     assert loads == []
     assert "Block game" in listed.inner_text() and "free seat" in listed.inner_text()
     stranger.screenshot(path="docs/screenshots/phone-en-lobby.png")
+    wide = hosting.new_page()
+    wide.goto(f"{web.url}/lobby")
+    wide.locator(f"#open-tables li[data-table='{table}']").wait_for()
+    wide.screenshot(path="docs/screenshots/desktop-en-lobby.png")
+    wide.close()
     listed.locator(".join-button").click()
     stranger.wait_for_selector("#table[data-status=playing]")
     page.wait_for_selector("#table[data-status=playing]")
     assert stranger.url.endswith(f"/t/{table}")
+    # the table has the form's clock (15 s a move, a 2-minute bank), counting down
+    clock = stranger.locator("#clock")
+    stranger.wait_for_function("() => /^0:1\\d \\(\\+2:00\\)$/.test("
+                               "document.querySelector('#clock')?.textContent || '')")
+    first = float(clock.get_attribute("data-move") or 0)
+    stranger.wait_for_function("m => +document.querySelector('#clock').dataset.move < m",
+                               arg=first)
     watching.close()
     hosting.close()

@@ -5,7 +5,6 @@ loaded from outside the machine."""
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -15,7 +14,7 @@ from playwright.sync_api import Browser, Page
 
 from tests.server.live import Server
 from tests.web.conftest import DESKTOP, PHONE
-from tests.web.driver import READY, Player, sign_in
+from tests.web.driver import READY, Player, play_together, sign_in
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -136,14 +135,7 @@ def test_play_again_is_an_offer_the_friend_accepts(web: Server, browser: Browser
     spectator = watching.new_page()
     spectator.goto(f"{web.url}/t/{table}")
     spectator.click("#join button[type=button]")
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        states = [p.read() for p in (ann, ben)]
-        if all(s and s["status"] == "over" for s in states):
-            break
-        for player, now in zip((ann, ben), states, strict=True):
-            if now and now["status"] == "playing" and now["turn"] == now["you"] and now["legal"]:
-                player.move(now, drag=False)
+    play_together([ann, ben])
     spectator.wait_for_selector("#match-over")
     assert spectator.locator("#again").count() == 0
     ann.page.click("#again")

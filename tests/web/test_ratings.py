@@ -5,7 +5,6 @@ both."""
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 from openskill.models import PlackettLuce
@@ -13,7 +12,7 @@ from playwright.sync_api import Browser
 
 from tests.server.live import Server
 from tests.web.conftest import DESKTOP, PHONE
-from tests.web.driver import Player, sign_in
+from tests.web.driver import Player, play_together, sign_in
 
 
 def test_a_rated_game_between_friends(web: Server, browser: Browser) -> None:
@@ -31,14 +30,7 @@ def test_a_rated_game_between_friends(web: Server, browser: Browser) -> None:
     raul.page.click("#join button[type=submit]")
     for player in (rita, raul):
         player.page.wait_for_selector("#table[data-status=playing]")
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        states = [p.read() for p in (rita, raul)]
-        if all(s and s["status"] == "over" for s in states):
-            break
-        for player, now in zip((rita, raul), states, strict=True):
-            if now and now["status"] == "playing" and now["turn"] == now["you"] and now["legal"]:
-                player.move(now, drag=False)
+    play_together([rita, raul])
     scores = web.get(f"/api/tables/{table}")["scores"]
     ranks = [1 + sum(other > mine for other in scores) for mine in scores]
     model = PlackettLuce()
@@ -61,5 +53,11 @@ def test_a_rated_game_between_friends(web: Server, browser: Browser) -> None:
     page.click(f"#leaders a:text-is('{names[0]}')")
     page.wait_for_selector("#rating-chart")
     page.screenshot(path="docs/screenshots/desktop-en-profile.png")
+    phone = browser.new_context(**PHONE)  # type: ignore[arg-type]
+    small = phone.new_page()
+    small.goto(f"{web.url}/stats/{names[1]}")
+    small.wait_for_selector("#rating-chart")
+    small.screenshot(path="docs/screenshots/phone-en-profile.png")
+    phone.close()
     host.close()
     friend.close()

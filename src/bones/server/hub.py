@@ -317,6 +317,7 @@ class Hub:
         if all(s.kind == "bot" for s in seats):
             delay = max(delay, self.settings.bot_only_delay)
         table = Table(secrets.token_urlsafe(8), rules, seats, bot_delay=delay, clock=spec.clock,
+                      bank=spec.bank or 0.0,
                       invite=None if spec.public else secrets.token_urlsafe(16),
                       rated=spec.rated)
         await self._open(table, creator)
@@ -941,9 +942,9 @@ class Hub:
                     delay = max(delay, self.settings.think_floor)
                 live.turn_task = asyncio.create_task(
                     self._bot_move(live, seat, max(delay, pause), table.seq))
-            elif table.clock is not None:
+            elif (left := table.time_left(seat)) is not None:
                 live.turn_task = asyncio.create_task(
-                    self._bot_move(live, seat, max(table.clock, pause), table.seq))
+                    self._bot_move(live, seat, max(sum(left), pause), table.seq))
         elif status == "between":
             waiting = [n for n, s in enumerate(table.seats) if s.by_bot and n not in table.ready]
             if waiting:

@@ -259,6 +259,12 @@ class TableInfo(BaseModel):
     shutout: bool = False
     bot_delay: float
     clock: float | None = None
+    """Seconds a human has for each move, if the table has a clock ..."""
+    bank: float = 0.0
+    """... and seconds each may spend over them in all, after which a bot moves."""
+    time_left: list[float] | None = None
+    """For the human to move: what is left of the move's time and of their bank, in
+    seconds, when this was sent (the move's time runs first)."""
     public: bool = False
     """Listed in ``GET /api/tables``, its free seats open to anyone; a private table's
     seats open only through its invite link."""
@@ -382,6 +388,11 @@ class Options(BaseModel):
         return {k: v for k, v in chosen.items() if v is not None or k == "target"}
 
 
+TIME_CONTROL = (15.0, 120.0)
+"""A rated or public table's clock unless its creator chose one: 15 s a move and a
+2-minute bank."""
+
+
 class CreateTable(BaseModel):
     """A new table. ``options`` are the rule options of RULES.md (``players``,
     ``target``, ``hand_size``, ``blocked_scoring``, ``opening_every_round``); ``seats``
@@ -392,7 +403,12 @@ class CreateTable(BaseModel):
     options: Options = Options()
     seats: list[SeatSpec] = Field(min_length=2, max_length=4)
     bot_delay: float | None = Field(default=None, ge=0, le=10)
-    clock: float | None = Field(default=None, gt=0, le=600)
+    clock: float | None = Field(default=None, gt=0, le=600, description=(
+        "Seconds a human has for each move; then their bank runs, then a bot moves for "
+        "them. A rated or public table has one: 15 s and a 2-minute bank unless chosen"))
+    bank: float | None = Field(default=None, ge=0, le=1800,
+                               description="Seconds each human may spend over their moves' "
+                               "time in all (with a clock)")
     public: bool = Field(default=False, description="Listed, and open to anyone; a private "
                          "table's seats are taken only through its invite link")
     rated: bool = Field(default=False, description="The result moves the players' ratings: "
@@ -408,6 +424,10 @@ class CreateTable(BaseModel):
             raise ValueError("only the creator's seat may be named; friends join by the link")
         if self.rated and any(isinstance(s, BotSeat) for s in self.seats):
             raise ValueError("a rated game is between people: no bot seats")
+        if self.clock is None and (self.rated or self.public):
+            self.clock, self.bank = TIME_CONTROL
+        if self.bank is not None and self.clock is None:
+            raise ValueError("a bank needs a clock: give each move's seconds too")
         return self
 
     def rules(self) -> Rules:

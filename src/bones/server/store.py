@@ -59,6 +59,8 @@ class Event:
     kind: str
     seat: int | None
     data: dict[str, Any]
+    at: datetime | None = None
+    """When it was stored (None for an entry not yet read back)."""
 
 
 @dataclass(frozen=True)
@@ -193,7 +195,7 @@ class Store:
             id=row.id, created=row.created, config=row.config,
             seats=[{"kind": s.kind, "level": s.level, "name": s.name,
                     "token_hash": s.token_hash, "account_id": s.account_id} for s in seats],
-            events=[Event(e.seq, e.kind, e.seat, e.data) for e in events],
+            events=[Event(e.seq, e.kind, e.seat, e.data, e.at) for e in events],
             finished=row.finished is not None,
         )
 

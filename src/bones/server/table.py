@@ -16,6 +16,7 @@ secret committed to in public) and are logged as they are made.
 from __future__ import annotations
 
 import hmac
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import islice
@@ -108,6 +109,9 @@ class Table:
     seats: list[Seat]
     bot_delay: float = 0.8
     clock: float | None = None
+    """Seconds a human has for each move (then their bank runs, then a bot moves)."""
+    bank: float = 0.0
+    """Seconds each human may spend over their moves' time in all."""
     invite: str | None = None
     """The secret of a private table's invite link; a public table (None) is listed and
     anyone may take its free seats."""
@@ -132,11 +136,17 @@ class Table:
     logged: int = 0
     """Entries in the table's log so far (the server counts them as it stores them)."""
     _deals_logged: int = 0
+    banks: list[float] = field(default_factory=list)
+    """What is left of each seat's bank."""
+    turn_since: float = field(default_factory=time.time)
+    """When the turn being waited for began (the epoch's seconds): the server's clock is
+    the truth, and a restart reads it back from the log's times."""
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:
             raise ValueError(f"{self.rules.variant} with {self.rules.players} players needs "
                              f"{self.rules.players} seats, not {len(self.seats)}")
+        self.banks = self.banks or [self.bank] * len(self.seats)
 
     # -- state ---------------------------------------------------------------------------
 
@@ -159,7 +169,17 @@ class Table:
     def config(self) -> dict[str, Any]:
         """What the store keeps of the table besides its seats and log."""
         return {"rules": self.rules.to_dict(), "bot_delay": self.bot_delay, "clock": self.clock,
-                "fair": self.deck.to_dict(), "invite": self.invite, "rated": self.rated}
+                "bank": self.bank, "fair": self.deck.to_dict(), "invite": self.invite,
+                "rated": self.rated}
+
+    def time_left(self, seat: int, now: float | None = None) -> tuple[float, float] | None:
+        """The seat's time for this move and its bank, as they stand ``now`` (the
+        move's time runs first); None without a clock."""
+        if self.clock is None:
+            return None
+        used = (time.time() if now is None else now) - self.turn_since
+        over = max(0.0, used - self.clock)
+        return max(0.0, self.clock - used), max(0.0, self.banks[seat] - over)
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token opens, if any."""
@@ -201,6 +221,7 @@ class Table:
             return []
         self.match = Match.from_deals(self.rules, self.deck.deals(self.rules))
         self.seq += 1
+        self.turn_since = time.time()
         return self._new_deals() + self._forced([])
 
     def play(self, seat: int, text: str, by: str | None = None
@@ -221,18 +242,27 @@ class Table:
             self._push(move, actions)
         except IllegalMove as error:
             raise TableError("illegal_move", str(error)) from None
-        self._count(seat, by)
+        now = time.time()
+        took = round(now - self.turn_since, 3)
+        self._count(seat, by, took)
+        self.turn_since = now
         entries = self._forced(actions)
         if by is not None:
             entries[0][2]["by"] = by
+        if self.clock is not None:
+            entries[0][2]["took"] = took
         self.seq += 1
         return entries, actions
 
-    def _count(self, seat: int, by: str | None) -> None:
+    def _count(self, seat: int, by: str | None, took: float) -> None:
+        """A move chosen for ``seat`` after ``took`` seconds: who chose it, and what
+        it cost the seat's bank."""
         spec = self.seats[seat]
         spec.chose += 1
         spec.stood_in += by is not None
         spec.timeouts += by == "clock"
+        if self.clock is not None:
+            self.banks[seat] = max(0.0, self.banks[seat] - max(0.0, took - self.clock))
 
     def ready_up(self, seat: int) -> list[Entry]:
         """``seat`` has seen the round's end; the next round begins when all have."""
@@ -244,6 +274,7 @@ class Table:
         entries: list[Entry] = [("ready", seat, {})]
         if len(self.ready) == len(self.seats):
             self._release()
+            self.turn_since = time.time()
             entries += self._forced([])
         self.seq += 1
         return entries
@@ -265,7 +296,8 @@ class Table:
         seats = [Seat(s.kind, level=s.level, name=s.name, account_id=s.account_id)
                  for s in self.seats]
         return Table(table_id, self.rules, seats, bot_delay=self.bot_delay, clock=self.clock,
-                     invite=invite if self.invite is not None else None, rated=self.rated)
+                     bank=self.bank, invite=invite if self.invite is not None else None,
+                     rated=self.rated)
 
     @property
     def assisted(self) -> bool:
@@ -364,7 +396,8 @@ class Table:
         config = saved.config
         table = cls(saved.id, Rules.from_dict(config["rules"]),
                     [Seat(**s) for s in saved.seats], bot_delay=config["bot_delay"],
-                    clock=config.get("clock"), invite=config.get("invite"),
+                    clock=config.get("clock"), bank=config.get("bank", 0.0),
+                    invite=config.get("invite"),
                     rated=config.get("rated", False), created=saved.created,
                     deck=FairDeck.from_dict(config["fair"]))
         logged = [e.data for e in saved.events if e.kind == "deal"]
@@ -374,7 +407,8 @@ class Table:
             if entry.kind == "move":
                 assert table.match is not None
                 if table.match.round.forced() is None:
-                    table._count(entry.seat or 0, entry.data.get("by"))
+                    table._count(entry.seat or 0, entry.data.get("by"),
+                                 entry.data.get("took", 0.0))
                 table.match.push(entry.data["move"])
             elif entry.kind == "undo":
                 table._take_back(entry.data)
@@ -390,6 +424,8 @@ class Table:
                 raise ValueError(f"table {saved.id}: the logged deals are not the committed ones")
             table._deals_logged = len(dealt)
         table.seq = table.logged = len(saved.events)
+        last = saved.events[-1].at if saved.events else saved.created
+        table.turn_since = (last or saved.created).timestamp()
         table.seq += 1
         return table
 
@@ -416,12 +452,20 @@ class Table:
             winner=match.winner if match and over else None,
             loser=match.loser if match and over else None,
             shutout=bool(match and over and match.shutout),
-            bot_delay=self.bot_delay, clock=self.clock, public=self.invite is None,
+            bot_delay=self.bot_delay, clock=self.clock, bank=self.bank,
+            time_left=self._time_left(status), public=self.invite is None,
             rated=self.rated,
             created=self.created.isoformat(), fair=self.deck.commitment,
             fair_reveal=self.deck.reveal() if over else None,
             rematch=sorted(self.rematch), next=self.next,
         )
+
+    def _time_left(self, status: str) -> list[float] | None:
+        turn = self.turn if status == "playing" else None
+        if turn is None or self.seats[turn].kind != "human":
+            return None
+        left = self.time_left(turn)
+        return None if left is None else [round(t, 1) for t in left]
 
     def view(self, seat: int | None) -> dict[str, Any] | None:
         """The view of the round on show for a seat; a spectator's has no hand."""

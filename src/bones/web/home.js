@@ -74,6 +74,9 @@ export function newGame(root, variants, go, preset = null) {
           h("input", { type: "checkbox", name: "seven", checked: choice.hand_size === 7,
                        onchange: (e) => { choice.hand_size = e.target.checked ? 7 : null; } }),
           t("sevenEach")) : null) : null,
+      hasFriends(choice) ? h("label", { class: "clock-choice" }, t("timeControl"), " ",
+        h("select", { name: "clock", onchange: (e) => { choice.clock = e.target.value; } },
+          CLOCKS.map(([value, label]) => h("option", { value, selected: (choice.clock ?? "15+120") === value }, label)))) : null,
       hasFriends(choice) ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "public",
         checked: !!choice.public, onchange: (e) => { choice.public = e.target.checked; } }), t("publicTable")) : null,
       mayRate(choice) ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated",
@@ -98,6 +101,8 @@ export function newGame(root, variants, go, preset = null) {
   root.replaceChildren(form);
 }
 
+// Time controls for tables with people: seconds a move + a bank of seconds.
+const CLOCKS = [["15+120", "15 s + 2 min"], ["30+300", "30 s + 5 min"], ["60+600", "1 min + 10 min"]];
 const otherSeats = (choice) => Array.from({ length: choice.players - 1 }, (_, i) => choice.levels[i] || "medium");
 const hasFriends = (choice) => otherSeats(choice).includes("friend");
 
@@ -121,7 +126,9 @@ export function tableSpec(choice) {
   });
   const rated = choice.rated && mayRate(choice) ? { rated: true } : {};
   const listed = choice.public && hasFriends(choice) ? { public: true } : {};
-  return { variant: choice.variant, options, seats: [{ kind: "human", me: true }, ...others], ...rated, ...listed };
+  const [clock, bank] = (choice.clock ?? "15+120").split("+").map(Number);
+  const timed = hasFriends(choice) ? { clock, bank } : {};
+  return { variant: choice.variant, options, seats: [{ kind: "human", me: true }, ...others], ...rated, ...listed, ...timed };
 }
 
 // Someone opened an invite link without a seat here: take a free seat, or watch.

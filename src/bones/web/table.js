@@ -61,10 +61,32 @@ export class TableScreen {
     document.addEventListener("keydown", this.keys);
     this.seen = () => tellTurn(false, "", tableId);  // back on the tab: the title is plain again
     document.addEventListener("visibilitychange", this.seen);
+    this.ticking = setInterval(() => this.showClock(), 250);
+  }
+
+  // The clock of the human to move, counted down from what the server last said (its
+  // clock is the truth): the move's time, then the bank.
+  showClock() {
+    const shown = this.root.querySelector("#clock");
+    const left = this.message?.table.time_left;
+    if (!shown) return;
+    if (!left || this.message.table.status !== "playing") {
+      shown.textContent = "";
+      return;
+    }
+    const gone = (performance.now() - this.clockAt) / 1000;
+    const move = Math.max(0, left[0] - gone);
+    const bank = Math.max(0, left[1] - Math.max(0, gone - left[0]));
+    const clock = (seconds) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, "0")}`;
+    shown.textContent = move > 0 ? `${clock(move)} (+${clock(bank)})` : `${t("bank")} ${clock(bank)}`;
+    shown.dataset.move = move.toFixed(1);
+    shown.dataset.bank = bank.toFixed(1);
+    shown.classList.toggle("low", move <= 5);
   }
 
   close() {
     this.closed = true;  // timers and replies still on their way must not draw any more
+    clearInterval(this.ticking);
     for (const bubble of Object.values(this.bubbles)) clearTimeout(bubble.timer);
     this.connection.close();
     this.resize.disconnect();
@@ -80,6 +102,7 @@ export class TableScreen {
     if (before && !this.resync && message.table.seq < before.table.seq) return;
     this.resync = false;
     this.message = message;
+    this.clockAt = performance.now();
     const sealed = `bones.fair.${this.tableId}`;
     if (!localStorage.getItem(sealed)) localStorage.setItem(sealed, message.table.fair);
     if (message.table.status === "over" && !this.fair) this.checkDeals();
@@ -405,6 +428,7 @@ export class TableScreen {
     return h("div", { class: `mine ${myTurn ? "turn" : ""}` },
       h("div", { class: "status-line" },
         h("span", { id: "status", class: "status" }),
+        h("span", { id: "clock", class: "clock", "aria-live": "off" }),
         this.bubbles[me] ? h("span", { class: "bubble" }, this.bubbles[me].words) : null,
         assists),
       this.hint ? h("p", { id: "hint-line", class: "hint-line", role: "status" }, this.hint.line) : null,
