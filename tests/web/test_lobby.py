@@ -52,3 +52,14 @@ def test_a_stranger_finds_a_table_in_the_lobby_and_sits_down(web: Server,
                                arg=first)
     watching.close()
     hosting.close()
+
+
+def test_a_player_leaves_a_table_before_it_begins(web: Server, browser: Browser) -> None:
+    context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    host = Player(context.new_page(), web, random.Random(5))
+    table = host.new_game("draw", players=2, target="null", levels=("friend",), name=None,
+                          public=True)
+    host.page.click("#leave")
+    host.page.wait_for_selector("#lobby")
+    assert web.get(f"/api/tables/{table}")["seats"][0]["name"] is None
+    context.close()

@@ -46,6 +46,7 @@ from bones.server.protocol import (
     HumanSeat,
     Joined,
     JoinTable,
+    LeaveTable,
     Stats,
     TableInfo,
 )
@@ -208,6 +209,20 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
         """Report a chat line to the moderators (``bones reports`` lists them)."""
         if not hub.chat.report(message_id, account.id, body.reason):
             raise HTTPException(404, f"no chat line {message_id}")
+
+    @app.post("/api/tables/{table_id}/leave", status_code=204,
+              responses={**BAD_BODY, 404: {"description": "No such table"},
+                         409: {"description": "The token opens no seat, or the game has "
+                                            "begun"}})
+    async def leave_table(table_id: str, body: LeaveTable) -> None:
+        """Stand up from a table whose game has not begun (its seat's token): the seat
+        is free for someone else."""
+        try:
+            await hub.leave(table_id, body.token)
+        except KeyError:
+            raise HTTPException(404, f"no table {table_id!r}") from None
+        except TableError as error:
+            raise HTTPException(409, str(error)) from None
 
     @app.get("/api/games")
     def games(name: str | None = Query(default=None, max_length=64),

@@ -434,6 +434,39 @@ class Hub:
             self._schedule(live)
         return Joined(table=table.info(), seat=number, token=token, invite=invite_link(table))
 
+    async def leave(self, table_id: str, token: str) -> None:
+        """The player of a seat (its token) leaves a table whose game has not begun, at
+        whichever process holds it. Raises ``KeyError`` (no such table) or
+        ``TableError`` (no such seat, or the game has begun)."""
+        try:
+            live = await self.live(table_id)
+        except Elsewhere as away:
+            assert self.cluster is not None
+            try:
+                await self.cluster.call(away.owner, "leave", table=table_id, token=token)
+            except CallError as error:
+                raise _uncalled(error) from None
+            return
+        if live is None:
+            raise KeyError(f"no open table {table_id!r}")
+        async with live.lock:
+            table = live.table
+            seat = table.leave(token)
+            try:
+                self._write(self.store.free_seat, table.id, seat)
+            except Exception as error:
+                restored = await self._read(self.store.table, table.id)
+                assert restored is not None
+                table.seats[seat].take(Player(restored.seats[seat]["name"],
+                                              restored.seats[seat]["account_id"]),
+                                       restored.seats[seat]["token_hash"])
+                log.warning("table %s: the store refused a seat left: %s", table.id, error)
+                raise Unavailable("the seat could not be left just now; try again") from None
+            await self._broadcast(live, [])
+            for conn in [c for c in live.conns if c.seat == seat]:
+                with contextlib.suppress(Exception):
+                    await conn.ws.close(4403, "you left this seat")
+
     async def info(self, table_id: str) -> TableInfo | None:
         """What anyone may know of the table, from whichever process holds it."""
         try:
@@ -548,6 +581,14 @@ class Hub:
             except KeyError as error:
                 raise CallError(str(error.args[0]), "missing") from None
             return joined.model_dump(mode="json")
+        if message["method"] == "leave":
+            try:
+                await self.leave(args["table"], args["token"])
+            except TableError as error:
+                raise CallError(str(error), error.code) from None
+            except KeyError as error:
+                raise CallError(str(error.args[0]), "missing") from None
+            return None
         info = await self.info(args["table"])
         if info is None:
             raise CallError(f"no table {args['table']!r}", "missing")

@@ -47,6 +47,7 @@ __all__ = [
     "HumanSeat",
     "JoinTable",
     "Joined",
+    "LeaveTable",
     "LobbyMessage",
     "Move",
     "Options",
@@ -444,6 +445,13 @@ class JoinTable(BaseModel):
     seat: SeatNumber | None = None
     invite: str | None = Field(default=None, max_length=64,
                                description="A private table's invite secret (from its link)")
+
+
+class LeaveTable(BaseModel):
+    """Stand up from a seat before the game begins."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    token: str = Field(min_length=1, max_length=64, description="The seat's token")
 
 
 class Joined(BaseModel):

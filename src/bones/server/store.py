@@ -102,6 +102,12 @@ class Store:
                 raise ValueError(f"seat {seat} is not free")
             row.name, row.token_hash, row.account_id = name, token_hash, account_id
 
+    def free_seat(self, table_id: str, seat: int) -> None:
+        """A human left a seat before the game began."""
+        with Session(self.engine) as session, session.begin():
+            row = session.get_one(SeatRow, (table_id, seat))
+            row.name = row.token_hash = row.account_id = None
+
     def append(self, table_id: str, first: int,
                events: Sequence[tuple[str, int | None, dict[str, Any]]],
                game: dict[str, Any] | None = None) -> None:

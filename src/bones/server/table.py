@@ -215,6 +215,18 @@ class Table:
         self.seq += 1
         return seat
 
+    def leave(self, token: str) -> int:
+        """The player of the seat this token opens stands up, before the game begins:
+        the seat is free again (the table itself waits on for others)."""
+        seat = self.seat_of(token)
+        if seat is None:
+            raise TableError("not_now", "this token opens no seat at this table")
+        if self.status != "waiting":
+            raise TableError("not_now", "the game has begun: a seat is left only before")
+        self.seats[seat].take(None, None)
+        self.seq += 1
+        return seat
+
     def start(self) -> list[Entry]:
         """Deal the first round once every seat is taken."""
         if self.match is not None or any(s.free for s in self.seats):

@@ -14,3 +14,22 @@ export function h(tag, attrs = {}, ...children) {
   }
   return node;
 }
+
+const SVG = "http://www.w3.org/2000/svg";
+
+// A chart: an <svg> image 400 wide and `height` tall, titled `label`, and `add(name,
+// attrs, text)`, which draws one more element in it.
+export function chart(height, label, attrs = {}) {
+  const svg = document.createElementNS(SVG, "svg");
+  const all = { viewBox: `0 0 400 ${height}`, class: "stats-chart", role: "img", "aria-label": label, ...attrs };
+  for (const [k, v] of Object.entries(all)) svg.setAttribute(k, v);
+  const add = (name, a, text) => {
+    const node = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(a)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    svg.appendChild(node);
+    return node;
+  };
+  add("text", { x: 0, y: 14, class: "chart-title" }, label);
+  return { svg, add };
+}

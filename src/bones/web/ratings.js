@@ -1,11 +1,10 @@
 // Ratings on show: a player's ratings and their history (a line per game and player
 // count), and the leaderboard of a game.
 
-import { h } from "./dom.js";
+import { chart, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const VARIANTS = ["draw", "block", "kozel", "allfives"];
 const COUNTS = { draw: [2, 3, 4], block: [2, 3, 4], kozel: [4], allfives: [2] };
 const LINES = ["#24684f", "#b5542d", "#3f5fa8", "#8a6d1f", "#7a3f8f", "#2d8a8a"];
@@ -36,22 +35,9 @@ export function historyChart(history) {
   const high = Math.max(...values) + 20;
   const most = Math.max(2, ...[...series.values()].map((s) => s.points.length));
   const [left, top, width, height] = [44, 24, 340, 140];
-  const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("viewBox", `0 0 400 ${top + height + 24 + 18 * series.size}`);
-  svg.setAttribute("class", "stats-chart");
-  svg.setAttribute("id", "rating-chart");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", t("ratingHistory"));
-  const add = (name, attrs, text) => {
-    const node = document.createElementNS(NS, name);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-    if (text !== undefined) node.textContent = text;
-    svg.appendChild(node);
-    return node;
-  };
+  const { svg, add } = chart(top + height + 24 + 18 * series.size, t("ratingHistory"), { id: "rating-chart" });
   const x = (i) => left + (width * i) / (most - 1);
   const y = (rating) => top + height - (height * (rating - low)) / (high - low);
-  add("text", { x: 0, y: 14, class: "chart-title" }, t("ratingHistory"));
   for (const mark of [low + 20, high - 20]) {
     add("text", { x: left - 6, y: y(mark) + 4, class: "chart-label", "text-anchor": "end" }, String(Math.round(mark)));
     add("line", { x1: left, x2: left + width, y1: y(mark), y2: y(mark), class: "chart-grid" });

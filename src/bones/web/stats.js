@@ -1,11 +1,10 @@
 // A display name's statistics (a table and a chart) and its finished games.
 
-import { h } from "./dom.js";
+import { chart, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { historyChart, ratingsTable } from "./ratings.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const percent = (row) => (row.games ? Math.round((100 * row.wins) / row.games) : 0);
 
 function statsTable(stats) {
@@ -24,22 +23,10 @@ function statsTable(stats) {
 }
 
 // Horizontal bars: the win rate per game and per opponents' level.
-function chart(stats) {
+function winRates(stats) {
   const bars = [...Object.entries(stats.by_variant).map(([v, row]) => [t(`variant.${v}`), row]),
     ...Object.entries(stats.by_level).map(([l, row]) => [t(`level.${l}`), row])];
-  const height = 26 * bars.length + 30;
-  const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("viewBox", `0 0 400 ${height}`);
-  svg.setAttribute("class", "stats-chart");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", t("winRateChart"));
-  const add = (name, attrs, text) => {
-    const node = document.createElementNS(NS, name);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-    if (text !== undefined) node.textContent = text;
-    svg.appendChild(node);
-  };
-  add("text", { x: 0, y: 14, class: "chart-title" }, t("winRateChart"));
+  const { svg, add } = chart(26 * bars.length + 30, t("winRateChart"));
   bars.forEach(([label, row], i) => {
     const y = 26 + i * 26;
     add("text", { x: 0, y: y + 14, class: "chart-label" }, label);
@@ -67,7 +54,7 @@ export async function statsScreen(root, name, go, openUpload) {
   root.replaceChildren(h("section", { class: "stats", id: "stats" },
     h("h1", {}, t("statsFor", { name }), profile?.bot ? h("small", { class: "badge" }, t("botAccount")) : null),
     rated,
-    stats.total.games ? [statsTable(stats), chart(stats)] : h("p", {}, t("noGames")),
+    stats.total.games ? [statsTable(stats), winRates(stats)] : h("p", {}, t("noGames")),
     h("h2", {}, t("pastGames")),
     h("ul", { class: "game-list" }, games.map((g) => h("li", {},
       h("span", {}, `${new Date(g.finished).toLocaleString()} · ${t(`variant.${g.variant}`)} · `),

@@ -7,7 +7,7 @@ import { h } from "./dom.js";
 import { verifyRecord } from "./fair.js";
 import { slideIn, sounds, tellTurn } from "./feel.js";
 import { spoken, t } from "./i18n.js";
-import { Connection, seats } from "./net.js";
+import { api, Connection, seats } from "./net.js";
 import { headline, roundEnd } from "./roundend.js";
 import { tileSVG } from "./tiles.js";
 
@@ -328,7 +328,20 @@ export class TableScreen {
       h("p", {}, t("waiting")),
       h("ul", { class: "seat-list" }, table.seats.map((s, i) => h("li", {},
         `${t("seat", { n: i + 1 })}: ${s.kind === "bot" ? t(`level.${s.level}`) : s.name || "—"}`))),
-      this.inviteButton()));
+      this.inviteButton(),
+      this.message.you !== null ? h("button", { type: "button", id: "leave", onclick: () => this.leave() },
+        t("leaveTable")) : null));
+  }
+
+  // Stand up before the game begins: the seat is free for someone else.
+  async leave() {
+    try {
+      await api(`/api/tables/${this.tableId}/leave`, { token: seats.get(this.tableId).token });
+      localStorage.removeItem(`bones.seat.${this.tableId}`);
+      this.go("/lobby");
+    } catch (error) {
+      this.flash(error.message);
+    }
   }
 
   inviteButton() {
