@@ -73,13 +73,17 @@ def test_no_hint_or_undo_with_other_humans(server: Server) -> None:
 def test_undo_survives_a_restart(tmp_path: Path) -> None:
     db = sqlite_url(tmp_path / "undo.db")
     running = Server(db).start()
-    for _ in range(20):  # a 2-player block round may end before the human's second turn
+    for _ in range(20):  # a 2-player block round may end before the human's first or
+        # second choice
         made = running.create("block", [{"kind": "human", "name": "Kai"},
                                         {"kind": "bot", "level": "easy"}],
                               options={"target": None})
         table = made["table"]["id"]
         client = running.socket(table, made["token"])
-        first = _turn(client)
+        first = client.until(lambda m: m["type"] == "state" and (
+            my_turn(m) or m["table"]["status"] not in ("playing", "waiting")))
+        if not my_turn(first):  # the round ended before the human had a choice
+            continue
         start = len(first["view"]["history"])
         client.send({"v": 1, "type": "move", "move": first["view"]["legal_moves"][0]})
         second = client.until(lambda m, start=start: m["type"] == "state" and (

@@ -37,7 +37,10 @@ def _config(connection: Connection) -> Config:
 def upgrade(engine: Engine) -> None:
     """Apply every revision the store lacks, in one transaction."""
     with engine.begin() as connection:
-        if connection.dialect.name == "postgresql":  # several servers start at once
+        if connection.dialect.name == "postgresql":  # several servers start at once:
+            # they wait their turn, however long the revisions take (no statement limit)
+            connection.execute(text("SET LOCAL statement_timeout = 0"))
+            connection.execute(text("SET LOCAL lock_timeout = 0"))
             connection.execute(text("SELECT pg_advisory_xact_lock(20261201)"))
         command.upgrade(_config(connection), "head")
 
