@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -95,13 +95,12 @@ class Chat:
     def report(self, message_id: int, reporter: int, reason: str) -> bool:
         """Keep a report for moderators; False if there is no such line. Reporting a line
         twice keeps the first report."""
-        with Session(self.engine) as session, session.begin():
-            if session.get(ChatRow, message_id) is None:
-                return False
         try:
-            with self.engine.begin() as connection:
-                connection.execute(insert(ReportRow).values(
-                    message_id=message_id, reporter_id=reporter, reason=reason, at=now()))
+            with Session(self.engine) as session, session.begin():
+                if session.get(ChatRow, message_id) is None:
+                    return False
+                session.add(ReportRow(message_id=message_id, reporter_id=reporter,
+                                      reason=reason, at=now()))
         except IntegrityError:
             pass  # reported by this player already
         return True

@@ -451,15 +451,11 @@ class Hub:
             raise KeyError(f"no open table {table_id!r}")
         async with live.lock:
             table = live.table
-            seat = table.leave(token)
+            seat, who = table.leave(token)
             try:
                 self._write(self.store.free_seat, table.id, seat)
             except Exception as error:
-                restored = await self._read(self.store.table, table.id)
-                assert restored is not None
-                table.seats[seat].take(Player(restored.seats[seat]["name"],
-                                              restored.seats[seat]["account_id"]),
-                                       restored.seats[seat]["token_hash"])
+                table.seats[seat].take(who, hash_token(token))  # as the store still has it
                 log.warning("table %s: the store refused a seat left: %s", table.id, error)
                 raise Unavailable("the seat could not be left just now; try again") from None
             await self._broadcast(live, [])
@@ -786,11 +782,11 @@ class Hub:
             await self._error(conn, "unavailable", "the line could not be kept; say it again")
             return
         over = live.table.status == "over"
-        text = line.model_dump_json()
+        said = line.model_dump_json()
         for other in list(live.conns):
             if hears(room, other.seat is not None, over):
                 with contextlib.suppress(Exception):
-                    await other.ws.send_text(text)
+                    await other.ws.send_text(said)
 
     async def _chat_so_far(self, live: _Live, conn: _Conn) -> None:
         """A newcomer hears what was said in the rooms they hear."""

@@ -53,7 +53,7 @@ class Lobby:
 
     def __init__(self, tables: Callable[[int, int], Awaitable[list[TableInfo]]],
                  ratings: Ratings, chat: Chat, redis_url: str | None = None) -> None:
-        self.tables, self.ratings, self.chat, self.redis_url = tables, ratings, chat, redis_url
+        self.tables, self.ratings, self.chat = tables, ratings, chat
         self.redis = None if redis_url is None else connect(redis_url)
         self.sockets: set[Socket] = set()
         self._changed = asyncio.Event()
@@ -61,8 +61,8 @@ class Lobby:
 
     def start(self) -> None:
         self._tasks.append(asyncio.create_task(self._push()))
-        if self.redis_url is not None:
-            self._tasks.append(asyncio.create_task(self._listen(self.redis_url)))
+        if self.redis is not None:
+            self._tasks.append(asyncio.create_task(self._listen(self.redis)))
 
     def close(self) -> None:
         for task in self._tasks:
@@ -154,11 +154,11 @@ class Lobby:
             with contextlib.suppress(Exception):
                 await ws.close(1013)
 
-    async def _listen(self, url: str) -> None:
+    async def _listen(self, client: Any) -> None:
         """Changes made and lines said at any process."""
         while True:
             try:
-                pubsub: Any = connect(url).pubsub(ignore_subscribe_messages=True)
+                pubsub: Any = client.pubsub(ignore_subscribe_messages=True)
                 await pubsub.subscribe(LOBBY, SAID)
                 async for message in pubsub.listen():
                     if message["channel"] == SAID:

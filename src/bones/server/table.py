@@ -172,12 +172,12 @@ class Table:
                 "bank": self.bank, "fair": self.deck.to_dict(), "invite": self.invite,
                 "rated": self.rated}
 
-    def time_left(self, seat: int, now: float | None = None) -> tuple[float, float] | None:
-        """The seat's time for this move and its bank, as they stand ``now`` (the
-        move's time runs first); None without a clock."""
+    def time_left(self, seat: int) -> tuple[float, float] | None:
+        """The seat's time for this move and its bank, as they stand now (the move's
+        time runs first); None without a clock."""
         if self.clock is None:
             return None
-        used = (time.time() if now is None else now) - self.turn_since
+        used = time.time() - self.turn_since
         over = max(0.0, used - self.clock)
         return max(0.0, self.clock - used), max(0.0, self.banks[seat] - over)
 
@@ -215,17 +215,21 @@ class Table:
         self.seq += 1
         return seat
 
-    def leave(self, token: str) -> int:
+    def leave(self, token: str) -> tuple[int, Player]:
         """The player of the seat this token opens stands up, before the game begins:
-        the seat is free again (the table itself waits on for others)."""
+        the seat is free again (the table itself waits on for others). Answers the seat
+        and who left it."""
         seat = self.seat_of(token)
         if seat is None:
             raise TableError("not_now", "this token opens no seat at this table")
         if self.status != "waiting":
             raise TableError("not_now", "the game has begun: a seat is left only before")
-        self.seats[seat].take(None, None)
+        spec = self.seats[seat]
+        assert spec.name is not None
+        who = Player(spec.name, spec.account_id)
+        spec.take(None, None)
         self.seq += 1
-        return seat
+        return seat, who
 
     def start(self) -> list[Entry]:
         """Deal the first round once every seat is taken."""
@@ -515,24 +519,24 @@ class Table:
         """A finished match as the store keeps it."""
         match = self.match
         assert match is not None and match.is_over
+        sides = [self.rules.side_of(n) for n in range(len(self.seats))]
         return {
             "variant": self.rules.variant,
             "names": [s.name if s.kind == "human" else f"bot:{s.level}" for s in self.seats],
-            "sides": [self.rules.side_of(n) for n in range(len(self.seats))],
+            "sides": sides,
             "accounts": [s.account_id if s.kind == "human" else None for s in self.seats],
             "scores": list(match.scores), "winner": match.winner, "loser": match.loser,
             "record": {**match.record(), "fair": self.deck.reveal(), "assists": self.assists},
-            "rating": self._rating() if self.rated else None,
+            "rating": self._rating(sides) if self.rated else None,
         }
 
-    def _rating(self) -> dict[str, Any]:
+    def _rating(self, sides: list[int]) -> dict[str, Any]:
         """The places a rated game gives each side: by the final scores (Kozel's are
         penalties), the sides of players who left last."""
         assert self.match is not None
         seats = self.seats
         left = abandoned([s.chose for s in seats], [s.stood_in for s in seats],
                          [s.timeouts for s in seats])
-        sides = [self.rules.side_of(n) for n in range(len(seats))]
         return {"ranks": rank_game(list(self.match.scores), sides, left,
                                    lower_wins=self.rules.variant == "kozel"),
                 "left": sorted(left)}

@@ -76,7 +76,7 @@ export function newGame(root, variants, go, preset = null) {
           t("sevenEach")) : null) : null,
       hasFriends(choice) ? h("label", { class: "clock-choice" }, t("timeControl"), " ",
         h("select", { name: "clock", onchange: (e) => { choice.clock = e.target.value; } },
-          CLOCKS.map(([value, label]) => h("option", { value, selected: (choice.clock ?? "15+120") === value }, label)))) : null,
+          CLOCKS.map(([value, label]) => h("option", { value, selected: chosenClock(choice) === value }, label)))) : null,
       hasFriends(choice) ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "public",
         checked: !!choice.public, onchange: (e) => { choice.public = e.target.checked; } }), t("publicTable")) : null,
       mayRate(choice) ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated",
@@ -103,6 +103,7 @@ export function newGame(root, variants, go, preset = null) {
 
 // Time controls for tables with people: seconds a move + a bank of seconds.
 const CLOCKS = [["15+120", "15 s + 2 min"], ["30+300", "30 s + 5 min"], ["60+600", "1 min + 10 min"]];
+const chosenClock = (choice) => choice.clock ?? CLOCKS[0][0];
 const otherSeats = (choice) => Array.from({ length: choice.players - 1 }, (_, i) => choice.levels[i] || "medium");
 const hasFriends = (choice) => otherSeats(choice).includes("friend");
 
@@ -120,13 +121,10 @@ export function tableSpec(choice) {
   if (choice.variant === "block" && choice.players === 3 && choice.hand_size === 7) {
     options.hand_size = 7;
   }
-  const others = Array.from({ length: choice.players - 1 }, (_, i) => {
-    const level = choice.levels[i] || "medium";
-    return level === "friend" ? { kind: "human" } : { kind: "bot", level };
-  });
+  const others = otherSeats(choice).map((level) => (level === "friend" ? { kind: "human" } : { kind: "bot", level }));
   const rated = choice.rated && mayRate(choice) ? { rated: true } : {};
   const listed = choice.public && hasFriends(choice) ? { public: true } : {};
-  const [clock, bank] = (choice.clock ?? "15+120").split("+").map(Number);
+  const [clock, bank] = chosenClock(choice).split("+").map(Number);
   const timed = hasFriends(choice) ? { clock, bank } : {};
   return { variant: choice.variant, options, seats: [{ kind: "human", me: true }, ...others], ...rated, ...listed, ...timed };
 }
