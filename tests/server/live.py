@@ -113,6 +113,24 @@ class Server:
         """A socket on the lobby's list of public tables (with ``signed_in``'s session)."""
         return Client(f"ws://127.0.0.1:{self.port}/ws/lobby", signed_in)
 
+    def seek(self, client: httpx.Client, variant: str, **body: Any) -> Message:
+        """Play now as ``client``'s account: the ticket's standing."""
+        response = client.post("/api/seek", json={"variant": variant, **body})
+        assert response.status_code == 201, response.text
+        return dict(response.json())
+
+    def seek_socket(self, ticket: str, signed_in: httpx.Client) -> Client:
+        """The socket a ticket's member watches it on."""
+        return Client(f"ws://127.0.0.1:{self.port}/ws/seek/{ticket}", signed_in)
+
+    def seated(self, ticket: str, signed_in: httpx.Client, timeout: float = 60) -> Message:
+        """Watch a ticket until it is seated: the member's ``matched`` message."""
+        watching = self.seek_socket(ticket, signed_in)
+        try:
+            return watching.until(lambda m: m["type"] == "matched", timeout)
+        finally:
+            watching.close()
+
     def socket(self, table_id: str, token: str | None = None,
                signed_in: httpx.Client | None = None) -> Client:
         """A seat's socket (with its token), or a spectator's (with ``signed_in``'s

@@ -104,3 +104,19 @@ def test_a_stopped_process_hands_its_tables_over(site: list[Server]) -> None:
                             time.monotonic() + 240)
     assert final is not None and final["table"]["status"] == "over", "the match did not end"
     assert Match.from_record(c.get(f"/api/games/{table}/record")).is_over
+
+
+def test_players_who_play_now_at_different_processes_are_seated_together(
+        site: list[Server]) -> None:
+    a, b, c = site
+    ann, ben = a.account("Ann"), b.account("Ben")
+    seeks = [a.seek(ann, "draw", target=50, rated=True), b.seek(ben, "draw", target=50,
+                                                                 rated=True)]
+    assert c.seek(c.account("Cy"), "draw", target=100)["waiting"] >= 1, "one queue for all"
+    seated = [a.seated(seeks[0]["ticket"], ann), b.seated(seeks[1]["ticket"], ben)]
+    assert seated[0]["table"] == seated[1]["table"]
+    table = seated[0]["table"]
+    finals = play_all([c.socket(table, seated[0]["token"]), a.socket(table, seated[1]["token"])],
+                      seed=5, timeout=180)
+    assert all(f["table"]["status"] == "over" for f in finals)
+    assert c.get("/api/profile/Ann")["ratings"][0]["games"] == 1

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from openskill.models import PlackettLuce
 
 from bones.server.ratings import abandoned, rank_game
 from tests.server.live import Server, play_all, sqlite_url
+from tests.server.skill import openskill_after
 
 PASSWORD = "correct horse"
 
@@ -30,15 +30,6 @@ def _rated(server: Server, variant: str, names: list[str],
     tokens = [made["token"]] + [server.join(table, None, client=c)["token"]
                                 for c in clients[1:]]
     return table, clients, tokens
-
-
-def _expected(variant: str, players: int, names_by_side: list[list[str]],
-              ranks: list[int]) -> dict[str, tuple[float, float]]:
-    model = PlackettLuce()
-    teams = [[model.rating() for _ in side] for side in names_by_side]
-    after = model.rate(teams, ranks=ranks)
-    return {name: (new.mu, new.sigma) for side, new_side in zip(names_by_side, after, strict=True)
-            for name, new in zip(side, new_side, strict=True)}
 
 
 def test_left_players_rank_last() -> None:
@@ -63,7 +54,7 @@ def test_ratings_are_openskills_own(server: Server, variant: str, players: int,
                for side in range(max(sides) + 1)]
     assert record["scores"] == game["scores"]
     ranks = rank_game(game["scores"], sides, set(), lower_wins=variant == "kozel")
-    expected = _expected(variant, players, by_side, ranks)
+    expected = openskill_after(by_side, ranks)
     for name in names:
         profile = server.get(f"/api/profile/{name}")
         [rating] = [r for r in profile["ratings"]
@@ -105,7 +96,7 @@ def test_a_player_a_bot_stood_in_for_is_ranked_last(tmp_path: Path) -> None:
         table, _, tokens = _rated(server, "draw", ["Ann", "Ben"])
         play_all([server.socket(table, tokens[0])], seed=3)
         ann, ben = (server.get(f"/api/profile/{name}")["ratings"][0] for name in ("Ann", "Ben"))
-        expected = _expected("draw", 2, [["Ann"], ["Ben"]], [1, 2])
+        expected = openskill_after([["Ann"], ["Ben"]], [1, 2])
         assert (ann["mu"], ann["sigma"]) == pytest.approx(expected["Ann"])
         assert (ben["mu"], ben["sigma"]) == pytest.approx(expected["Ben"])
     finally:
@@ -130,7 +121,7 @@ def test_a_killed_server_rates_the_game_once(tmp_path: Path) -> None:
         server.kill(signal.SIGKILL)
         server = Server(db, port=server.port).start()
         ranks = rank_game(game["scores"], [0, 1], set(), lower_wins=False)
-        expected = _expected("draw", 2, [["Cy"], ["Di"]], ranks)
+        expected = openskill_after([["Cy"], ["Di"]], ranks)
         for name in ("Cy", "Di"):
             profile = server.get(f"/api/profile/{name}")
             [rating] = profile["ratings"]

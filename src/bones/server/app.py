@@ -51,6 +51,7 @@ from bones.server.protocol import (
     TableInfo,
 )
 from bones.server.ratings import Ratings
+from bones.server.seeking import Seeker, seek_routes
 from bones.server.stats import stats_from
 from bones.server.store import Store
 from bones.server.table import TableError, invite_link
@@ -76,14 +77,18 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     """The bones server over the store at ``db`` (any SQLAlchemy URL)."""
     hub = Hub(Store(db), settings)
     analyses = Analyses()
-    lobby = Lobby(hub.public_tables, Ratings(hub.store.engine), hub.chat, hub.settings.redis)
+    ratings = Ratings(hub.store.engine)
+    lobby = Lobby(hub.public_tables, ratings, hub.chat, hub.settings.redis)
     hub.on_listing = lobby.changed
+    seeker = Seeker(hub, ratings, hub.settings.redis)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.load()
         lobby.start()
+        await seeker.start()
         yield
+        await seeker.close()
         lobby.close()
         await hub.close()
         analyses.close()
@@ -112,7 +117,13 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
         """The lobby's list of public tables, pushed at once and on every change."""
         await lobby.serve(ws, await run_in_threadpool(viewer, ws))
 
+    @app.websocket("/ws/seek/{ticket}")
+    async def seek_socket(ws: WebSocket, ticket: str) -> None:
+        """A quick-match ticket: where it stands every second, then your seat."""
+        await seeker.serve(ws, ticket, await run_in_threadpool(viewer, ws))
+
     _routes(app, hub, analyses)
+    seek_routes(app, seeker)
     _pages(app)
     return app
 
@@ -348,6 +359,8 @@ def _pages(app: FastAPI) -> None:
         return FileResponse(index)
 
     @app.get("/account", include_in_schema=False)
+    @app.get("/play", include_in_schema=False)
+    @app.get("/pair/{code}", include_in_schema=False)
     @app.get("/leaderboard", include_in_schema=False)
     @app.get("/lobby", include_in_schema=False)
     @app.get("/t/{table_id}", include_in_schema=False)

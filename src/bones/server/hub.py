@@ -303,25 +303,37 @@ class Hub:
         """A new table; ``player`` (the creator) takes the seat the spec marks as theirs
         and gets its token."""
         self._check_creator(creator)
-        rules = spec.rules()
         named = [n for n, s in enumerate(spec.seats) if isinstance(s, HumanSeat) and s.mine]
-        seats = [Seat("bot", level=s.level) if isinstance(s, BotSeat) else Seat("human")
-                 for s in spec.seats]
-        token = secrets.token_urlsafe(24)
         if named:
             assert player is not None
-            seats[named[0]].take(player, hash_token(token))
-        if spec.rated and not (player is not None and player.rated):
+        table, tokens = await self._made(spec, {named[0]: player} if named and player else {},
+                                         creator)
+        return table, (named[0] if named else None), (tokens[named[0]] if named else None)
+
+    async def seat_together(self, spec: CreateTable,
+                            players: dict[int, Player]) -> tuple[Table, dict[int, str]]:
+        """A new table with ``players`` in their seats at once (a quick match's): the
+        table and each seat's token."""
+        return await self._made(spec, players, None)
+
+    async def _made(self, spec: CreateTable, players: dict[int, Player],
+                    creator: str | None) -> tuple[Table, dict[int, str]]:
+        if spec.rated and not (players and all(p.rated for p in players.values())):
             raise TableError("rated", "a rated game is for players who signed up")
+        seats = [Seat("bot", level=s.level) if isinstance(s, BotSeat) else Seat("human")
+                 for s in spec.seats]
+        tokens = {number: secrets.token_urlsafe(24) for number in players}
+        for number, player in players.items():
+            seats[number].take(player, hash_token(tokens[number]))
         delay = self.settings.bot_delay if spec.bot_delay is None else spec.bot_delay
         if all(s.kind == "bot" for s in seats):
             delay = max(delay, self.settings.bot_only_delay)
-        table = Table(secrets.token_urlsafe(8), rules, seats, bot_delay=delay, clock=spec.clock,
-                      bank=spec.bank or 0.0,
+        table = Table(secrets.token_urlsafe(8), spec.rules(), seats, bot_delay=delay,
+                      clock=spec.clock, bank=spec.bank or 0.0,
                       invite=None if spec.public else secrets.token_urlsafe(16),
                       rated=spec.rated)
         await self._open(table, creator)
-        return table, (named[0] if named else None), (token if named else None)
+        return table, tokens
 
     async def _open(self, table: Table, creator: str | None) -> _Live:
         """Store a new table, deal if every seat is taken, and set its bots going."""

@@ -31,7 +31,7 @@ from pydantic import (
     model_validator,
 )
 
-from bones.rules import Rules
+from bones.rules import PLAYERS, Rules
 
 __all__ = [
     "BAD_BODY",
@@ -49,6 +49,7 @@ __all__ = [
     "Joined",
     "LeaveTable",
     "LobbyMessage",
+    "MatchedMessage",
     "Move",
     "Options",
     "Ping",
@@ -60,6 +61,8 @@ __all__ = [
     "Say",
     "SeatInfo",
     "SeatSpec",
+    "Seek",
+    "SeekingMessage",
     "StateMessage",
     "Stats",
     "StatsRow",
@@ -459,6 +462,68 @@ class Joined(BaseModel):
     friends join by (a private table's holds its secret after ``#invite=``)."""
 
     table: TableInfo
+    seat: int
+    token: str
+    invite: str
+
+
+class Seek(BaseModel):
+    """Play now: the game wanted. The server seats you with players near your rating
+    (the band widening as you wait); ``target`` None takes any. With ``bots_after``
+    (casual only) you are seated with bots of ``level`` in the free seats after that
+    many seconds. Kozel with ``pair``: you queue with a friend, who joins by the answer's
+    ``code``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    variant: Literal["draw", "block", "kozel", "allfives"]
+    players: int | None = Field(default=None, ge=2, le=4,
+                                description="Left out: the variant's fewest")
+    target: Literal[50, 100, 150] | None = Field(default=None, description="null: any")
+    rated: bool = False
+    bots_after: float | None = Field(default=None, ge=0, le=600)
+    level: Level = "medium"
+    pair: bool = False
+
+    @model_validator(mode="after")
+    def _fits(self) -> Seek:
+        allowed = PLAYERS[self.variant]
+        if self.players is None:
+            self.players = allowed[0]
+        if self.players not in allowed:
+            raise ValueError(f"{self.variant} is played by {' or '.join(map(str, allowed))}, "
+                             f"not {self.players}")
+        if self.rated and self.bots_after is not None:
+            raise ValueError("a rated game is between people: no bots after a while")
+        if self.pair and self.variant != "kozel":
+            raise ValueError("friends queue as a pair for Kozel only")
+        return self
+
+
+class SeekingMessage(_Message):
+    """Where a quick-match ticket stands, every second on ``/ws/seek/{ticket}`` and from
+    ``GET /api/seek/{ticket}``. ``code``: for a pair whose friend has not come yet, what
+    they join by (``POST /api/seek/pair/{code}``)."""
+
+    type: Literal["seeking"] = "seeking"
+    ticket: str
+    variant: str
+    players: int
+    rated: bool
+    target: int | None
+    members: list[str]
+    code: str | None = None
+    waited: float
+    band: int
+    """How far from your rating the players you may be seated with are, by now."""
+    waiting: int
+    """Tickets waiting in this game's pool."""
+
+
+class MatchedMessage(_Message):
+    """Your seat at the table a quick match made: keep the token, as from a join."""
+
+    type: Literal["matched"] = "matched"
+    table: str
     seat: int
     token: str
     invite: str
