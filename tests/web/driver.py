@@ -168,7 +168,7 @@ def check_against_engine(shown: list[dict[str, Any]], match: Match) -> int:
 
 def play_together(players: list[Player], timeout: float = 120) -> None:
     """People at one table, each in their own browser, play random moves by clicking
-    until the game is over."""
+    (and say they are ready for each next round) until the game is over."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         states = [p.read() for p in players]
@@ -177,4 +177,6 @@ def play_together(players: list[Player], timeout: float = 120) -> None:
         for player, now in zip(players, states, strict=True):
             if now and now["status"] == "playing" and now["turn"] == now["you"] and now["legal"]:
                 player.move(now, drag=False)
+            elif now and now["status"] == "between" and player.page.locator("#ready").count():
+                player.page.click("#ready")
     raise AssertionError("the game did not end in time")

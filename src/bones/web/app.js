@@ -8,6 +8,7 @@ import { sounds } from "./feel.js";
 import { api, seats } from "./net.js";
 import { RULES } from "./rules.js";
 import { LobbyScreen } from "./lobby.js";
+import { PlayScreen } from "./play.js";
 import { leaderboardScreen } from "./ratings.js";
 import { ReplayScreen } from "./replay.js";
 import { statsScreen } from "./stats.js";
@@ -30,6 +31,11 @@ async function route() {
     return accountScreen(main, () => { header(); route(); });
   }
   if (location.pathname === "/leaderboard") return leaderboardScreen(main, go);
+  const pair = location.pathname.match(/^\/pair\/([\w-]+)$/);
+  if (location.pathname === "/play" || pair) {
+    screen = new PlayScreen(main, variants, go, pair?.[1]);
+    return;
+  }
   if (location.pathname === "/lobby") {
     screen = new LobbyScreen(main, go);
     return;
@@ -103,6 +109,10 @@ function header() {
     h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); go("/"); } },
       h("span", { class: "logo", "aria-hidden": "true" }, "⚄"), "bones"),
     h("span", { class: "tagline" }, t("tagline")),
+    h("a", { href: "/play", id: "play-now-link", class: "nav-link", onclick: (e) => {
+      e.preventDefault();
+      go("/play");
+    } }, t("playNow")),
     h("a", { href: "/lobby", id: "lobby-link", class: "nav-link", onclick: (e) => {
       e.preventDefault();
       go("/lobby");

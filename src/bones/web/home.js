@@ -37,6 +37,8 @@ export function newGame(root, variants, go, preset = null) {
     if (!info.players.includes(choice.players)) choice.players = info.players[0];
     const levels = [...info.levels, "friend"];
     form.replaceChildren(
+      h("p", { class: "play-now-call" }, h("a", { href: "/play", class: "button primary", id: "play-now-home",
+        onclick: (e) => { e.preventDefault(); go("/play"); } }, t("playNowTitle")), " ", h("small", {}, t("orPlayBots"))),
       h("h1", {}, t("newGame")),
       h("fieldset", { class: "variants" }, h("legend", {}, t("game")),
         VARIANTS.map((v) => h("label", { class: `variant ${choice.variant === v ? "chosen" : ""}` },

@@ -25,9 +25,11 @@ export const seats = {
 };
 
 export class Connection {
-  // `table`: a table's id, or "lobby" for the lobby's list (`onLobby`).
-  constructor(table, token, { onState, onError, onStatus, onHint, onRematch, onLobby, onChat }) {
-    Object.assign(this, { table, token, onState, onError, onStatus, onHint, onRematch, onLobby, onChat });
+  // `table`: a table's id, "lobby" for the lobby's list (`onLobby`), or "seek/{ticket}"
+  // for a quick match's ticket (`onSeeking`, then `onMatched`); `onEnd(code)`: the
+  // server closed it for good (4401 not signed in, 4403 not yours, 4404 gone).
+  constructor(table, token, handlers) {
+    Object.assign(this, { table, token, ...handlers });
     this.delay = 250;
     this.closed = false;
     this.open();
@@ -47,10 +49,16 @@ export class Connection {
       else if (message.type === "rematch") this.onRematch?.(message);
       else if (message.type === "lobby") this.onLobby?.(message);
       else if (message.type === "chat") this.onChat?.(message);
+      else if (message.type === "seeking") this.onSeeking?.(message);
+      else if (message.type === "matched") this.onMatched?.(message);
     };
     ws.onclose = (event) => {
       this.onStatus?.(false);
-      if (this.closed || event.code === 4403 || event.code === 4404) return;
+      if (this.closed) return;
+      if ([4401, 4403, 4404].includes(event.code)) {
+        this.onEnd?.(event.code);
+        return;
+      }
       setTimeout(() => this.open(), this.delay);
       this.delay = Math.min(this.delay * 2, 5000);
     };
