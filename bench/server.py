@@ -10,6 +10,16 @@ read it. Printed per level: human moves a second, all moves a second, both laten
 (median, p99), then the table count at which each p99 passes 100 ms.
 
     python bench/server.py [--seconds 8] [--levels 1,4,16,64,128]
+
+The quick-match line (``--quick 10000``): that many players queue for "Play now" at
+once, in mixed games, player counts, targets and ratings (a tenth of Kozel's as
+friends' pairs, a tenth of the casual ones taking bots after 20 s), into the server's
+own matcher and hub over a SQLite store (or the queue in Redis with ``--redis URL``).
+Printed: how many were seated, the time until each was (median, p99), and the CPU
+spent per table made: choosing the group (the matcher), and all of the process's
+(making the tables, storing them, starting their games).
+
+    python bench/server.py --quick 10000 [--seconds 120] [--redis redis://...]
 """
 
 from __future__ import annotations
@@ -28,10 +38,19 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import redis
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
+from sqlalchemy.orm import Session
 from websockets.asyncio.client import connect
+
+from bones.server.hub import Hub, Settings
+from bones.server.matching import Member, Ticket
+from bones.server.ratings import Ratings
+from bones.server.schema import AccountRow
+from bones.server.seeking import Seeker
+from bones.server.store import Store
 
 HERE = Path(__file__).resolve().parent
 LIFTED = ["--rest-rate", "1000000", "--tables-per-address", "1000000",
@@ -119,16 +138,115 @@ def start_server(folder: Path, *extra: str) -> tuple[subprocess.Popen[bytes], st
     raise RuntimeError("the server did not start")
 
 
+IDLE = 20.0
+"""Seconds without anyone seated after which the quick-match line stops: those left wait
+for players who are not coming (a pool one short, a rating far from all)."""
+GAMES = [(("draw", 2), 30), (("block", 2), 15), (("draw", 3), 5), (("draw", 4), 5),
+         (("block", 3), 5), (("block", 4), 5), (("kozel", 4), 20), (("allfives", 2), 15)]
+"""The games the queued players seek, and how often (in percent)."""
+
+
+def seekers(count: int, rng: random.Random, since: float) -> list[Ticket]:
+    """``count`` players' tickets (accounts 1 to ``count``) in mixed games and ratings."""
+    games, weights = zip(*GAMES, strict=True)
+    tickets: list[Ticket] = []
+    account = 0
+    while account < count:
+        variant, players = rng.choices(games, weights)[0]
+        rated = rng.random() < 0.5
+        pair = variant == "kozel" and rng.random() < 0.1 and account + 2 <= count
+        members = []
+        for _ in range(2 if pair else 1):
+            account += 1
+            rating = round(min(2400, max(600, rng.gauss(1500, 250))))
+            members.append(Member(f"Q{account:05d}", account, rating))
+        tickets.append(Ticket(
+            f"q{len(tickets)}", variant, players, tuple(members), since, rated=rated,
+            target=rng.choice([None, None, None, 50, 100, 150]), wanted=len(members),
+            bots_after=20.0 if not rated and rng.random() < 0.1 else None))
+    return tickets
+
+
+async def quick(count: int, seconds: float, redis_url: str | None,
+                console: Console) -> dict[str, Any]:
+    """Queue ``count`` players at once into a real matcher and hub; what it took to seat
+    them."""
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(f"sqlite:///{Path(folder) / 'quick.db'}")
+        with Session(store.engine) as session, session.begin():
+            session.add_all(AccountRow(name=f"Q{n:05d}", name_key=f"q{n:05d}", bot=False)
+                            for n in range(1, count + 1))
+        if redis_url:
+            redis.Redis.from_url(redis_url).flushdb()
+        hub = Hub(store, Settings(bot_workers=1, leave_after=3600, redis=redis_url))
+        await hub.load()
+        seeker = Seeker(hub, Ratings(store.engine), redis_url, stale=3600)
+        now = time.time()
+        tickets = seekers(count, random.Random(1), now)
+        for start in range(0, len(tickets), 100):  # as seeks come in, many at once
+            await asyncio.gather(*(seeker.book.put(t, now) for t in tickets[start:start + 100]))
+        queued = time.time() - now
+        started, cpu = time.monotonic(), time.process_time()
+        await seeker.start()
+        last, changed = 0, started
+        with Progress(console=console) as progress:
+            task = progress.add_task("players seated", total=count)
+            while time.monotonic() - min(changed + IDLE, started + seconds) < 0:
+                seated = len(seeker.figures.waits)
+                progress.update(task, completed=seated)
+                if seated == count:
+                    break
+                if seated != last:
+                    last, changed = seated, time.monotonic()
+                await asyncio.sleep(0.25)
+        cpu = time.process_time() - cpu
+        await seeker.close()
+        figures = seeker.figures
+        await hub.close()
+    waits = sorted(figures.waits)
+    return {"queued": count, "tickets": len(tickets), "queue_s": queued,
+            "seated": len(waits), "tables": figures.groups,
+            "median_s": statistics.median(waits) if waits else None,
+            "p99_s": waits[int(0.99 * (len(waits) - 1))] if waits else None,
+            "pairing_us": 1e6 * figures.pairing_cpu / max(1, figures.groups),
+            "pairing_s": figures.pairing_cpu, "wall_s": time.monotonic() - started,
+            "cpu_ms": 1e3 * cpu / max(1, figures.groups),
+            "store": "Redis" if redis_url else "memory"}
+
+
+def show_quick(console: Console, row: dict[str, Any]) -> None:
+    out = Table(title=f"Play now: {row['queued']:,} players queued at once "
+                      f"(queue in {row['store']}, SQLite store)")
+    for name in ("seated", "tables", "median s", "p99 s", "pairing CPU µs/table",
+                 "all CPU ms/table"):
+        out.add_column(name, justify="right")
+    out.add_row(f"{row['seated']:,}", f"{row['tables']:,}", f"{row['median_s']:.2f}",
+                f"{row['p99_s']:.2f}", f"{row['pairing_us']:.0f}", f"{row['cpu_ms']:.2f}")
+    console.print(out)
+    console.print(f"{row['tickets']:,} tickets put in the queue in {row['queue_s']:.2f} s; "
+                  f"{row['queued'] - row['seated']:,} players still waiting after "
+                  f"{row['wall_s']:.0f} s (no one near enough in rating, target and game); "
+                  f"pairing's CPU in all {row['pairing_s']:.2f} s, every pool looked at "
+                  "every quarter second")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8)
     parser.add_argument("--levels", default="1,4,16,32,64,128")
+    parser.add_argument("--quick", type=int, default=0,
+                        help="players to queue for Play now instead (the quick-match line)")
+    parser.add_argument("--redis", default=None, help="the quick-match queue in this Redis")
     args = parser.parse_args()
     levels = [int(n) for n in args.levels.split(",")]
     console = Console()
     console.print(f"{platform.node()}: {platform.processor() or platform.machine()}, "
                   f"Python {platform.python_version()}; the server and the clients share "
                   "the machine's 2 cores")
+    if args.quick:
+        show_quick(console, asyncio.run(quick(args.quick, max(args.seconds, 120), args.redis,
+                                              console)))
+        return
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         process, url = start_server(Path(folder))
