@@ -237,6 +237,40 @@ def test_a_rematch_is_an_offer_everyone_accepts(server: Server) -> None:
     assert all(e["table"]["status"] == "over" for e in play_all(again, seed=6))
 
 
+def test_a_rematch_offer_outlives_a_restart(store_url: str) -> None:
+    """An offer is in the table's log: the server killed after it, the other player's
+    acceptance still makes the rematch; the table then says where it went."""
+    running = Server(store_url).start()
+    made = running.create("block", [{"kind": "human", "name": "Ann"}, {"kind": "human"}],
+                          options={"target": None})
+    table = made["table"]["id"]
+    tokens = [made["token"], running.join(table, "Ben")["token"]]
+    players = [running.socket(table, t) for t in tokens]
+    play_all(players, seed=8)
+    players[0].send({"v": 1, "type": "rematch"})
+    players[1].until(lambda m: m["type"] == "state" and m["table"]["rematch"] == [0])
+    running.kill()
+    restarted = Server(store_url, port=running.port).start()
+    try:
+        again = [restarted.socket(table, t) for t in tokens]
+        seen = again[1].until(lambda m: m["type"] == "state")
+        assert seen["table"]["rematch"] == [0], "the offer was lost"
+        again[1].send({"v": 1, "type": "rematch"})
+        seats = [c.until(lambda m: m["type"] == "rematch") for c in again]
+        assert seats[0]["table"] == seats[1]["table"] != table
+        new = seats[0]["table"]
+        assert restarted.get(f"/api/tables/{new}")["status"] == "playing"
+    finally:
+        restarted.stop()
+    once_more = Server(store_url, port=running.port).start()
+    try:
+        told = once_more.socket(table).until(lambda m: m["type"] == "state")
+        assert told["table"]["next"] == new and told["table"]["rematch"] == [0, 1]
+        assert once_more.get(f"/api/games/{table}/record")["is_over"] is True
+    finally:
+        once_more.stop()
+
+
 def test_a_rematch_against_bots_begins_at_once(server: Server) -> None:
     made = server.create("draw", [{"kind": "human", "name": "Ann"},
                                   {"kind": "bot", "level": "easy"}], options={"target": None})

@@ -69,6 +69,8 @@ T = TypeVar("T")
 
 MAX_FRAME = 4096
 """The longest message a client may send, in characters."""
+AFTER_THE_END = ("rematch", "next")
+"""What a finished table's log may still gain: rematch offers, and the rematch's table."""
 STAND_IN = "medium"
 """The level of the bot that moves for a human who is away or out of time."""
 
@@ -376,6 +378,9 @@ class Hub:
             except TableError as error:
                 await self._error(conn, error.code, str(error))
                 return
+            if not await self._commit(live, [("rematch", seat, {})]):
+                await self._error(conn, "unavailable", "the offer could not be saved; try again")
+                return
             if not everyone:
                 await self._broadcast(live, [])
                 return
@@ -387,12 +392,12 @@ class Hub:
                     spec.token_hash = hash_token(tokens[number])
             try:
                 await self._open(fresh, conn.address)
-            except Unavailable as error:
-                table.rematch.discard(seat)
+            except Unavailable as error:  # the offers stand: the next one tries again
                 await self._error(conn, "unavailable", str(error))
                 return
             table.next = fresh.id
             table.seq += 1
+            await self._commit(live, [("next", None, {"table": fresh.id})])
             for number, token in tokens.items():
                 told = RematchMessage(table=fresh.id, seat=number, token=token,
                                       invite=invite_link(fresh)).model_dump_json()
@@ -879,7 +884,8 @@ class Hub:
         table = live.table
         if not entries:
             return True
-        game = table.game() if table.status == "over" else None
+        ending = table.status == "over" and entries[0][0] not in AFTER_THE_END
+        game = table.game() if ending else None
         try:
             self._write(self.store.append, table.id, table.logged, entries, game)
         except IntegrityError as error:

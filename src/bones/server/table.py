@@ -127,7 +127,8 @@ class Table:
     assists: list[dict[str, Any]] = field(default_factory=list)
     """Every hint given and every undo, for the record."""
     rematch: set[int] = field(default_factory=set)
-    """Seats that want another match (not stored: an offer does not outlive the server)."""
+    """Seats that want another match (logged after the end, so an offer outlives a
+    restart, or the process that held the table)."""
     next: str | None = None
     """The rematch's table, once made."""
     deck: FairDeck = field(default_factory=FairDeck.new)
@@ -430,6 +431,10 @@ class Table:
                 table._take_back(entry.data)
             elif entry.kind == "hint":
                 table.assists.append(entry.data)
+            elif entry.kind == "rematch":
+                table.rematch.add(entry.seat or 0)
+            elif entry.kind == "next":
+                table.next = entry.data["table"]
             elif entry.kind == "ready":
                 table.ready.add(entry.seat or 0)
                 if len(table.ready) == len(table.seats):
