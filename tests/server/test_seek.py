@@ -112,6 +112,7 @@ def test_kozel_pairs_friends_opposite_and_strangers_with_them(server: Server) ->
     clients = [server.account(f"Qk{tag}{i}") for i in range(4)]
     pair = server.seek(clients[0], "kozel", pair=True)
     assert pair["code"] and pair["members"] == [f"Qk{tag}0"]
+    assert clients[0].post(f"/api/seek/pair/{pair['code']}").status_code == 409, "own pair"
     joined = clients[1].post(f"/api/seek/pair/{pair['code']}")
     assert joined.status_code == 200 and joined.json()["members"] == [f"Qk{tag}0", f"Qk{tag}1"]
     assert joined.json()["code"] is None

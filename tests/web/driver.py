@@ -132,7 +132,10 @@ class Player:
             self.dragged = True
         else:
             button.click()
-            page.wait_for_timeout(30)
+            page.wait_for_function(  # played at once, or places to choose among shown
+                "m => { const t = document.querySelector('#table');"
+                " return !t || +t.dataset.moves > m || t.dataset.status !== 'playing'"
+                " || !!document.querySelector('.place'); }", arg=now["moves"], timeout=30_000)
             places = page.locator(".place")
             if places.count():
                 places.nth(self.rng.randrange(places.count())).click()

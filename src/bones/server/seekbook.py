@@ -10,7 +10,9 @@ this process's memory (:class:`MemoryBook`) or in Redis, shared by every process
 ...     await book.put(ann, now=0.0)
 ...     await book.put(Ticket.single("t2", "block", 2, Member("Ann", 1, 1500), 1.0), 1.0)
 ...     return await book.pools()
->>> asyncio.run(queue_twice())  # a player waits in one queue at a time
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> with ThreadPoolExecutor() as thread:  # (an event loop of its own, wherever this runs)
+...     thread.submit(asyncio.run, queue_twice()).result()  # one queue at a time
 {'block:2:casual': 1}
 """
 

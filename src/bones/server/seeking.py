@@ -113,12 +113,14 @@ class Seeker:
         ticket = await self.book.by_code(code)
         if ticket is None or ticket.ready:
             return None
-        if any(m.account == player.account for m in ticket.members):
-            raise ValueError("you are in this pair already: send the code to your friend")
-        if ticket.rated and not player.rated:
-            raise PermissionError("a rated game is for players who signed up")
-        ticket = ticket.joined(await self._member(player, ticket.variant, ticket.players))
         now = time.time()
+        if any(m.account == player.account for m in ticket.members) or (
+                ticket.rated and not player.rated):
+            await self.book.put(ticket, now)  # the code stays good for the friend
+            if ticket.rated and not player.rated:
+                raise PermissionError("a rated game is for players who signed up")
+            raise ValueError("you are in this pair already: send the code to your friend")
+        ticket = ticket.joined(await self._member(player, ticket.variant, ticket.players))
         await self.book.put(ticket, now)
         return await self._standing(ticket, now)
 
