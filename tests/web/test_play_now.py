@@ -18,10 +18,12 @@ from tests.web.driver import Player, play_together, sign_in
 
 
 def _play_now(page: Page, url: str, variant: str, *, players: int | None = None,
-              target: str = "null", rated: bool = False, pair: bool = False) -> None:
-    """Fill the Play-now form (reached from the new-game screen) and press the button."""
-    page.goto(f"{url}/")
-    page.click("#play-now-home")
+              target: str = "null", rated: bool = False, pair: bool = False,
+              via: str = "home") -> None:
+    """Fill the Play-now form (reached from the new-game screen, or the lobby's) and
+    press the button."""
+    page.goto(f"{url}/" if via == "home" else f"{url}/{via}")
+    page.click(f"#play-now-{via}")
     page.wait_for_selector("#play-form")
     page.check(f"#play-form input[name=variant][value={variant}]", force=True)
     if players is not None:
@@ -97,7 +99,7 @@ def test_four_strangers_play_kozel_in_pairs(web: Server, browser: Browser) -> No
 def test_a_seek_is_cancelled(web: Server, browser: Browser) -> None:
     context = browser.new_context(**PHONE)  # type: ignore[arg-type]
     page = context.new_page()
-    _play_now(page, web.url, "allfives", target="150")
+    _play_now(page, web.url, "allfives", target="150", via="lobby")
     page.screenshot(path="docs/screenshots/phone-en-seeking.png")
     page.wait_for_function("() => +(document.querySelector('#seek-status')?.dataset.waiting"
                            " || 0) >= 1")

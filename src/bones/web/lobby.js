@@ -55,6 +55,8 @@ export class LobbyScreen {
     const mayJoin = (table) => !table.rated || (me() && !me().guest);
     this.root.replaceChildren(this.chat.element, h("section", { class: "lobby", id: "lobby" },
       h("h1", {}, t("lobby")),
+      h("p", { class: "play-now-call" }, h("a", { href: "/play", class: "button primary", id: "play-now-lobby",
+        onclick: (e) => { e.preventDefault(); this.go("/play"); } }, t("playNowTitle"))),
       h("p", { class: "form-error", role: "alert" }),
       h("h2", {}, t("openTables")),
       message.open.length ? h("ul", { class: "lobby-list", id: "open-tables" }, message.open.map((table) =>
