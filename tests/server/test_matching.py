@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bones.server.matching import BASE, GROWTH, Member, Ticket, pair_up, seating
+from bones.server.metrics import Metrics
 from bones.server.protocol import Seek
 from bones.server.seekbook import MemoryBook
 from bones.server.seeking import Seeker
@@ -121,6 +122,7 @@ class _Hub:
 
     def __init__(self) -> None:
         self.made: list[dict[int, Player]] = []
+        self.metrics = Metrics()
 
     async def seat_together(self, spec: Any, players: dict[int, Player]) -> Any:
         self.made.append(players)

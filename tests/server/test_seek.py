@@ -47,6 +47,9 @@ def test_two_strangers_who_play_now_rated_are_seated_and_rated(server: Server) -
     seated = _seated_all(server, [(s["ticket"], c) for s, c in zip(seeks, clients, strict=True)])
     assert seated[0]["table"] == seated[1]["table"]
     assert {s["seat"] for s in seated} == {0, 1}
+    made = [line for line in httpx.get(f"{server.url}/metrics").text.splitlines()
+            if line.startswith("bones_quick_matches ")]
+    assert made and float(made[0].split()[1]) >= 1
     table = server.get(f"/api/tables/{seated[0]['table']}")
     assert table["rated"] and table["public"] and table["clock"] == 15.0
     assert table["rules"]["target"] == 50 and table["variant"] == "block"

@@ -22,6 +22,7 @@ import asyncio
 import json
 import logging
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -39,57 +40,63 @@ Seated = dict[str, dict[str, Any]]
 """A seated ticket: each member's account (as text) to their seat's ``matched`` message."""
 
 
-class Book:
+class Book(ABC):
     """The queue: tickets by pool, who waits where, and the tickets seated."""
 
     wake: Callable[[str], None] = staticmethod(lambda _ticket: None)
     """Called with a ticket seated (at any process)."""
 
+    @abstractmethod
     async def start(self) -> None:
         """Begin listening for tickets seated elsewhere."""
 
+    @abstractmethod
     async def close(self) -> None:
         """Stop."""
 
+    @abstractmethod
     async def put(self, ticket: Ticket, now: float) -> None:
         """Queue ``ticket``, its members' earlier tickets dropped."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def get(self, ticket_id: str) -> Ticket | None:
-        raise NotImplementedError
+        """A ticket waiting, by its id."""
 
+    @abstractmethod
     async def by_code(self, code: str) -> Ticket | None:
         """The pair waiting for the friend with ``code``, which only one friend may use."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def drop(self, ticket: Ticket) -> None:
-        raise NotImplementedError
+        """Take a ticket out of the queue (a cancel, or one nobody watches)."""
 
+    @abstractmethod
     async def seen(self, ticket_id: str, now: float) -> None:
-        raise NotImplementedError
+        """Someone watches the ticket: it stays."""
 
+    @abstractmethod
     async def pools(self) -> dict[str, int]:
         """Each pool with tickets, and how many."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def pool(self, name: str) -> list[tuple[Ticket, float]]:
         """A pool's tickets and when each was last seen."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def take(self, tickets: list[Ticket]) -> bool:
         """Take the tickets out of the queue, all of them or (if any is gone) none."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def seated(self, ticket_id: str, seats: Seated) -> None:
         """Keep a ticket's seats for its sockets, and wake them."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def seats(self, ticket_id: str) -> Seated | None:
-        raise NotImplementedError
+        """A seated ticket's seats, while they are kept."""
 
+    @abstractmethod
     async def lead(self, me: str) -> bool:
         """Whether this process pairs (for the next few seconds)."""
-        raise NotImplementedError
 
 
 class MemoryBook(Book):
@@ -101,6 +108,12 @@ class MemoryBook(Book):
         self.where: dict[int, str] = {}
         self.codes: dict[str, str] = {}
         self.done: dict[str, tuple[float, Seated]] = {}
+
+    async def start(self) -> None:
+        """Nothing to listen to: every ticket is seated here."""
+
+    async def close(self) -> None:
+        """Nothing to stop."""
 
     async def put(self, ticket: Ticket, now: float) -> None:
         for member in ticket.members:

@@ -62,7 +62,8 @@ NEWCOMER = 1500
 
 @dataclass
 class Figures:
-    """What the matcher has done: for the metrics and the benchmark."""
+    """What the matcher has done (the benchmark reads it; ``/metrics`` shows the tables
+    made)."""
 
     groups: int = 0
     pairing_cpu: float = 0.0
@@ -84,6 +85,8 @@ class Seeker:
         self.waiters: dict[str, set[asyncio.Event]] = {}
         self.figures = Figures()
         self._task: asyncio.Task[None] | None = None
+        hub.metrics.watch("bones_quick_matches", "Tables quick match made in this process",
+                          lambda: self.figures.groups)
 
     async def start(self) -> None:
         await self.book.start()
