@@ -47,6 +47,7 @@ class ExpertBot(HardBot):
     def __init__(self, seed: int | None = None, samples: int = 360, pool: int = 8,
                  model: Model | None = None, match_bonus: float = MATCH_BONUS,
                  **hard: object) -> None:
+        hard.setdefault("playouts", 4)  # as measured against ISMCTS and Hard
         super().__init__(seed, samples=samples, match_bonus=match_bonus,
                          **hard)  # type: ignore[arg-type]
         self.pool, self.model = pool, model
