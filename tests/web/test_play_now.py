@@ -34,7 +34,7 @@ def _play_now(page: Page, url: str, variant: str, *, players: int | None = None,
     if pair:
         page.check("#play-form input[name=pair]")
     page.click("#play-now")
-    page.wait_for_selector("#seeking")
+    page.wait_for_selector("#seeking, #table")  # the last one a group needs goes at once
 
 
 def _seated(page: Page) -> str:
