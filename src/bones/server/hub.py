@@ -19,7 +19,7 @@ import os
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -305,12 +305,14 @@ class Hub:
         """A new table; ``player`` (the creator) takes the seat the spec marks as theirs
         and gets its token."""
         self._check_creator(creator)
-        named = [n for n, s in enumerate(spec.seats) if isinstance(s, HumanSeat) and s.mine]
-        if named:
+        mine = next((n for n, s in enumerate(spec.seats)
+                     if isinstance(s, HumanSeat) and s.mine), None)
+        takers: dict[int, Player] = {}
+        if mine is not None:
             assert player is not None
-        table, tokens = await self._made(spec, {named[0]: player} if named and player else {},
-                                         creator)
-        return table, (named[0] if named else None), (tokens[named[0]] if named else None)
+            takers[mine] = player
+        table, tokens = await self._made(spec, takers, creator)
+        return table, mine, tokens.get(mine) if mine is not None else None
 
     async def seat_together(self, spec: CreateTable,
                             players: dict[int, Player]) -> tuple[Table, dict[int, str]]:
@@ -324,9 +326,9 @@ class Hub:
             raise TableError("rated", "a rated game is for players who signed up")
         seats = [Seat("bot", level=s.level) if isinstance(s, BotSeat) else Seat("human")
                  for s in spec.seats]
-        tokens = {number: secrets.token_urlsafe(24) for number in players}
         for number, player in players.items():
-            seats[number].take(player, hash_token(tokens[number]))
+            seats[number].take(player, None)
+        tokens = _tokens(seats, players)
         delay = self.settings.bot_delay if spec.bot_delay is None else spec.bot_delay
         if all(s.kind == "bot" for s in seats):
             delay = max(delay, self.settings.bot_only_delay)
@@ -385,11 +387,8 @@ class Hub:
                 await self._broadcast(live, [])
                 return
             fresh = table.rematch_table(secrets.token_urlsafe(8), secrets.token_urlsafe(16))
-            tokens = {}
-            for number, spec in enumerate(fresh.seats):
-                if spec.kind == "human":
-                    tokens[number] = secrets.token_urlsafe(24)
-                    spec.token_hash = hash_token(tokens[number])
+            tokens = _tokens(fresh.seats, [n for n, spec in enumerate(fresh.seats)
+                                           if spec.kind == "human"])
             try:
                 await self._open(fresh, conn.address)
             except Unavailable as error:  # the offers stand: the next one tries again
@@ -420,14 +419,9 @@ class Hub:
         try:
             live = await self.live(table_id)
         except Elsewhere as away:
-            assert self.cluster is not None
-            try:
-                joined = await self.cluster.call(away.owner, "join", table=table_id,
-                                                 name=player.name, account=player.account,
-                                                 guest=player.guest, seat=seat, invite=invite)
-            except CallError as error:
-                raise _uncalled(error) from None
-            return Joined.model_validate(joined)
+            return Joined.model_validate(await self._ask(
+                away.owner, "join", table=table_id, name=player.name, account=player.account,
+                guest=player.guest, seat=seat, invite=invite))
         if live is None:
             raise KeyError(f"no open table {table_id!r}")
         token = secrets.token_urlsafe(24)
@@ -458,11 +452,7 @@ class Hub:
         try:
             live = await self.live(table_id)
         except Elsewhere as away:
-            assert self.cluster is not None
-            try:
-                await self.cluster.call(away.owner, "leave", table=table_id, token=token)
-            except CallError as error:
-                raise _uncalled(error) from None
+            await self._ask(away.owner, "leave", table=table_id, token=token)
             return
         if live is None:
             raise KeyError(f"no open table {table_id!r}")
@@ -580,28 +570,33 @@ class Hub:
 
         cluster._spawn(serve())
 
+    async def _ask(self, owner: str, method: str, **args: Any) -> Any:
+        """Call ``method`` of the process holding a table; its refusal is raised here as
+        it was there (:func:`_uncalled`)."""
+        assert self.cluster is not None
+        try:
+            return await self.cluster.call(owner, method, **args)
+        except CallError as error:
+            raise _uncalled(error) from None
+
     async def _called(self, message: dict[str, Any]) -> Any:
-        """Another process asks for something of a table held here."""
+        """Another process asks for something of a table held here; a refusal goes back
+        as a ``CallError`` that :meth:`_ask` raises again there."""
         args = message["args"]
-        if message["method"] == "join":
-            try:
+        try:
+            if message["method"] == "join":
                 player = Player(args["name"], args["account"], args["guest"])
                 joined = await self.join(args["table"], player, args["seat"], args["invite"])
-            except TableError as error:
-                raise CallError(str(error), error.code) from None
-            except ValueError as error:
-                raise CallError(str(error), "taken") from None
-            except KeyError as error:
-                raise CallError(str(error.args[0]), "missing") from None
-            return joined.model_dump(mode="json")
-        if message["method"] == "leave":
-            try:
+                return joined.model_dump(mode="json")
+            if message["method"] == "leave":
                 await self.leave(args["table"], args["token"])
-            except TableError as error:
-                raise CallError(str(error), error.code) from None
-            except KeyError as error:
-                raise CallError(str(error.args[0]), "missing") from None
-            return None
+                return None
+        except TableError as error:
+            raise CallError(str(error), error.code) from None
+        except ValueError as error:
+            raise CallError(str(error), "taken") from None
+        except KeyError as error:
+            raise CallError(str(error.args[0]), "missing") from None
         info = await self.info(args["table"])
         if info is None:
             raise CallError(f"no table {args['table']!r}", "missing")
@@ -1136,8 +1131,16 @@ class Hub:
                                 "max": _ms(max(self.lags, default=None))}}
 
 
+def _tokens(seats: list[Seat], numbers: Iterable[int]) -> dict[int, str]:
+    """A new token for each of these seats, the seat keeping its hash."""
+    tokens = {number: secrets.token_urlsafe(24) for number in numbers}
+    for number, token in tokens.items():
+        seats[number].token_hash = hash_token(token)
+    return tokens
+
+
 def _uncalled(error: CallError) -> Exception:
-    """The error another process's join raised, as ``join`` raises it here."""
+    """The error another process's join or leave raised, as it is raised here."""
     if error.code == "taken":
         return ValueError(str(error))
     if error.code == "missing":

@@ -244,13 +244,13 @@ class RedisBook(Book):
             found = await self.get(other)
             if found is not None:
                 await self.take([found])
-        previous = await self.get(ticket.id)
+        known = await self.redis.hexists(_TICKETS, ticket.id)
         pipe = self.redis.pipeline()
         pipe.hset(_TICKETS, ticket.id, ticket.to_json())
         pipe.hset(_SEEN, ticket.id, now)
         pipe.hset(_WHERE, mapping={m.account: ticket.id for m in ticket.members})
         pipe.zadd(_pool_key(ticket.pool), {ticket.id: ticket.rating})
-        if previous is None:
+        if not known:
             pipe.hincrby(_POOLS, ticket.pool, 1)
         if ticket.code is not None and not ticket.ready:
             pipe.hset(_CODES, ticket.code, ticket.id)
