@@ -15,6 +15,11 @@ export function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A radio button drawn as a pill: one of a row of choices named `name`.
+export function radioPill(name, value, label, checked, onchange) {
+  return h("label", { class: "pill" }, h("input", { type: "radio", name, value: String(value), checked, onchange }), label);
+}
+
 const SVG = "http://www.w3.org/2000/svg";
 
 // A chart: an <svg> image 400 wide and `height` tall, titled `label`, and `add(name,

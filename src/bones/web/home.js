@@ -1,9 +1,10 @@
 // The new-game screen and the invite screen.
 
 import { me } from "./account.js";
-import { h } from "./dom.js";
+import { h, radioPill } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, seats } from "./net.js";
+import { playNowLink } from "./play.js";
 
 const VARIANTS = ["draw", "block", "kozel", "allfives"];
 
@@ -37,8 +38,7 @@ export function newGame(root, variants, go, preset = null) {
     if (!info.players.includes(choice.players)) choice.players = info.players[0];
     const levels = [...info.levels, "friend"];
     form.replaceChildren(
-      h("p", { class: "play-now-call" }, h("a", { href: "/play", class: "button primary", id: "play-now-home",
-        onclick: (e) => { e.preventDefault(); go("/play"); } }, t("playNowTitle")), " ", h("small", {}, t("orPlayBots"))),
+      playNowLink(go, "play-now-home", " ", h("small", {}, t("orPlayBots"))),
       h("h1", {}, t("newGame")),
       h("fieldset", { class: "variants" }, h("legend", {}, t("game")),
         VARIANTS.map((v) => h("label", { class: `variant ${choice.variant === v ? "chosen" : ""}` },
@@ -46,9 +46,8 @@ export function newGame(root, variants, go, preset = null) {
                        onchange: () => { choice.variant = v; render(); } }),
           h("strong", {}, t(`variant.${v}`)), h("small", {}, t(`about.${v}`))))),
       info.players.length > 1 ? h("fieldset", { class: "row" }, h("legend", {}, t("playerCount")),
-        info.players.map((n) => h("label", { class: "pill" },
-          h("input", { type: "radio", name: "players", value: n, checked: choice.players === n,
-                       onchange: () => { choice.players = n; render(); } }), String(n)))) : null,
+        info.players.map((n) => radioPill("players", n, String(n), choice.players === n,
+          () => { choice.players = n; render(); }))) : null,
       h("fieldset", { class: "seats" },
         h("legend", {}, t(choice.variant === "kozel" ? "seatsTitleKozel" : "seatsTitle")),
         Array.from({ length: choice.players - 1 }, (_, i) => {
@@ -60,10 +59,8 @@ export function newGame(root, variants, go, preset = null) {
                 t(`level.${level}`)))));
         })),
       h("fieldset", { class: "row" }, h("legend", {}, t("target")),
-        [50, 100, 150, null].map((n) => h("label", { class: "pill" },
-          h("input", { type: "radio", name: "target", value: String(n), checked: choice.target === n,
-                       onchange: () => { choice.target = n; } }),
-          n === null ? t("singleRound") : t("points", { n })))),
+        [50, 100, 150, null].map((n) => radioPill("target", n, n === null ? t("singleRound") : t("points", { n }),
+          choice.target === n, () => { choice.target = n; }))),
       ["draw", "block"].includes(choice.variant) ? h("fieldset", { class: "options" },
         h("legend", {}, t("options")),
         h("select", { name: "blocked_scoring", onchange: (e) => { choice.blocked_scoring = e.target.value; } },

@@ -5,6 +5,7 @@ import { ChatBox } from "./chat.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, Connection, seats } from "./net.js";
+import { playNowLink } from "./play.js";
 
 // The rules in a few words: game, players, target, options.
 function rulesLine(table) {
@@ -55,8 +56,7 @@ export class LobbyScreen {
     const mayJoin = (table) => !table.rated || (me() && !me().guest);
     this.root.replaceChildren(this.chat.element, h("section", { class: "lobby", id: "lobby" },
       h("h1", {}, t("lobby")),
-      h("p", { class: "play-now-call" }, h("a", { href: "/play", class: "button primary", id: "play-now-lobby",
-        onclick: (e) => { e.preventDefault(); this.go("/play"); } }, t("playNowTitle"))),
+      playNowLink(this.go, "play-now-lobby"),
       h("p", { class: "form-error", role: "alert" }),
       h("h2", {}, t("openTables")),
       message.open.length ? h("ul", { class: "lobby-list", id: "open-tables" }, message.open.map((table) =>

@@ -3,13 +3,18 @@
 // friend as their partner, who joins by a link.
 
 import { me } from "./account.js";
-import { h } from "./dom.js";
+import { h, radioPill } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, Connection, seats } from "./net.js";
 
-const VARIANTS = ["draw", "block", "kozel", "allfives"];
 const BOTS_AFTER = [null, 15, 30, 60];
 const KEPT = "bones.seek";
+
+// The call to play now, on the new-game screen and in the lobby (`more` follows it).
+export function playNowLink(go, id, ...more) {
+  return h("p", { class: "play-now-call" }, h("a", { href: "/play", class: "button primary", id,
+    onclick: (e) => { e.preventDefault(); go("/play"); } }, t("playNowTitle")), ...more);
+}
 
 export class PlayScreen {
   // `variants` is GET /api/variants; `code`: a friend's pair to join (/pair/{code}).
@@ -28,16 +33,14 @@ export class PlayScreen {
     const info = this.variants[c.variant];
     if (!info.players.includes(c.players)) c.players = info.players[0];
     const signedUp = me() && !me().guest;
-    const pill = (name, value, label, chosen, pick) => h("label", { class: "pill" },
-      h("input", { type: "radio", name, value: String(value), checked: chosen, onchange: pick }), label);
     const form = h("form", { class: "new-game play-now", id: "play-form" },
       h("h1", {}, t("playNowTitle")),
       h("fieldset", { class: "row" }, h("legend", {}, t("game")),
-        VARIANTS.map((v) => pill("variant", v, t(`variant.${v}`), c.variant === v, () => { c.variant = v; this.form(); }))),
+        Object.keys(this.variants).map((v) => radioPill("variant", v, t(`variant.${v}`), c.variant === v, () => { c.variant = v; this.form(); }))),
       info.players.length > 1 ? h("fieldset", { class: "row" }, h("legend", {}, t("playerCount")),
-        info.players.map((n) => pill("players", n, String(n), c.players === n, () => { c.players = n; this.form(); }))) : null,
+        info.players.map((n) => radioPill("players", n, String(n), c.players === n, () => { c.players = n; this.form(); }))) : null,
       h("fieldset", { class: "row" }, h("legend", {}, t("target")),
-        [null, 50, 100, 150].map((n) => pill("target", n, n === null ? t("anyTarget") : t("points", { n }),
+        [null, 50, 100, 150].map((n) => radioPill("target", n, n === null ? t("anyTarget") : t("points", { n }),
           c.target === n, () => { c.target = n; }))),
       signedUp ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated", checked: !!c.rated,
         onchange: (e) => { c.rated = e.target.checked; this.form(); } }), t("ratedSeek"))
