@@ -79,6 +79,10 @@ class Book(ABC):
         """Each pool with tickets, and how many."""
 
     @abstractmethod
+    async def waiting(self, name: str) -> int:
+        """How many tickets a pool has."""
+
+    @abstractmethod
     async def pool(self, name: str) -> list[tuple[Ticket, float]]:
         """A pool's tickets and when each was last seen."""
 
@@ -104,6 +108,8 @@ class MemoryBook(Book):
 
     def __init__(self) -> None:
         self.tickets: dict[str, Ticket] = {}
+        self.pooled: dict[str, dict[str, Ticket]] = {}
+        """Each pool's tickets by id: a pool is read without looking at the others."""
         self.last_seen: dict[str, float] = {}
         self.where: dict[int, str] = {}
         self.codes: dict[str, str] = {}
@@ -122,6 +128,7 @@ class MemoryBook(Book):
                 await self.drop(earlier)
             self.where[member.account] = ticket.id
         self.tickets[ticket.id] = ticket
+        self.pooled.setdefault(ticket.pool, {})[ticket.id] = ticket
         self.last_seen[ticket.id] = now
         if ticket.code is not None and not ticket.ready:
             self.codes[ticket.code] = ticket.id
@@ -134,6 +141,10 @@ class MemoryBook(Book):
 
     async def drop(self, ticket: Ticket) -> None:
         self.tickets.pop(ticket.id, None)
+        pooled = self.pooled.get(ticket.pool, {})
+        pooled.pop(ticket.id, None)
+        if not pooled:
+            self.pooled.pop(ticket.pool, None)
         self.last_seen.pop(ticket.id, None)
         if ticket.code is not None:
             self.codes.pop(ticket.code, None)
@@ -146,13 +157,13 @@ class MemoryBook(Book):
             self.last_seen[ticket_id] = now
 
     async def pools(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for ticket in self.tickets.values():
-            counts[ticket.pool] = counts.get(ticket.pool, 0) + 1
-        return counts
+        return {name: len(tickets) for name, tickets in self.pooled.items()}
+
+    async def waiting(self, name: str) -> int:
+        return len(self.pooled.get(name, ()))
 
     async def pool(self, name: str) -> list[tuple[Ticket, float]]:
-        return [(t, self.last_seen[t.id]) for t in self.tickets.values() if t.pool == name]
+        return [(t, self.last_seen[t.id]) for t in self.pooled.get(name, {}).values()]
 
     async def take(self, tickets: list[Ticket]) -> bool:
         if any(t.id not in self.tickets for t in tickets):
@@ -163,8 +174,11 @@ class MemoryBook(Book):
 
     async def seated(self, ticket_id: str, seats: Seated) -> None:
         now = time.monotonic()
-        for old in [k for k, (at, _) in self.done.items() if at < now - KEPT]:
-            del self.done[old]
+        while self.done:  # kept in the order seated: the oldest go from the front
+            oldest = next(iter(self.done))
+            if self.done[oldest][0] >= now - KEPT:
+                break
+            del self.done[oldest]
         self.done[ticket_id] = (now, seats)
         self.wake(ticket_id)
 
@@ -279,6 +293,9 @@ class RedisBook(Book):
     async def pools(self) -> dict[str, int]:
         counts = cast(dict[str, str], await self.redis.hgetall(_POOLS))
         return {name: int(n) for name, n in counts.items() if int(n) > 0}
+
+    async def waiting(self, name: str) -> int:
+        return int(cast(str | None, await self.redis.hget(_POOLS, name)) or 0)
 
     async def pool(self, name: str) -> list[tuple[Ticket, float]]:
         ids = cast(list[str], await self.redis.zrange(_pool_key(name), 0, -1))

@@ -161,7 +161,7 @@ class Seeker:
             ticket=ticket.id, variant=ticket.variant, players=ticket.players,
             rated=ticket.rated, target=ticket.target, members=[m.name for m in ticket.members],
             code=None if ticket.ready else ticket.code, waited=round(now - ticket.since, 1),
-            band=round(ticket.band(now)), waiting=(await self.book.pools()).get(ticket.pool, 0))
+            band=round(ticket.band(now)), waiting=await self.book.waiting(ticket.pool))
 
     # -- sockets -------------------------------------------------------------------------
 
