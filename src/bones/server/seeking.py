@@ -218,10 +218,12 @@ class Seeker:
         seated = 0
         for name in await self.book.pools():
             found = await self.book.pool(name)
-            stale = [t for t, seen in found if max(seen, t.since) < now - self.stale]
-            for ticket in stale:
-                await self.book.drop(ticket)
-            tickets = {t.id: t for t, seen in found if t not in stale}
+            tickets: dict[str, Ticket] = {}
+            for ticket, seen in found:
+                if max(seen, ticket.since) < now - self.stale:
+                    await self.book.drop(ticket)
+                else:
+                    tickets[ticket.id] = ticket
             started = time.process_time()
             groups = pair_up(tickets.values(), now)
             self.figures.pairing_cpu += time.process_time() - started
