@@ -11,13 +11,15 @@ from bones.tiles import DOUBLE_SIX
 
 from .helpers import random_positions
 
-LEVELS = list(bots.LEVELS)
+LEVELS = [*bots.LEVELS, "master"]
 VARIANTS = [("draw", 2), ("draw", 4), ("block", 3), ("kozel", 4), ("allfives", 2)]
 
 
 def small(level: str, seed: int) -> bots.Bot:
     if level == "hard":
         return bots.HardBot(seed=seed, samples=20, playouts=2)
+    if level == "master":
+        return bots.MasterBot(seed=seed, samples=40, iterations=2000)
     return bots.get(level, seed=seed)
 
 

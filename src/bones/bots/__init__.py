@@ -14,15 +14,16 @@ from bones.bots.easy import EasyBot
 from bones.bots.expert import ExpertBot
 from bones.bots.hard import HardBot
 from bones.bots.heaviest import HeaviestBot
+from bones.bots.master import MasterBot
 from bones.bots.medium import MediumBot
 
 __all__ = ["BASELINES", "LEVELS", "Bot", "EasyBot", "ExpertBot", "HardBot", "HeaviestBot",
-           "MediumBot", "get"]
+           "MasterBot", "MediumBot", "get"]
 
 LEVELS: dict[str, type[Bot]] = {
     "easy": EasyBot, "medium": MediumBot, "hard": HardBot, "expert": ExpertBot}
 """The levels players choose from."""
-BASELINES: dict[str, type[Bot]] = {"heaviest": HeaviestBot}
+BASELINES: dict[str, type[Bot]] = {"heaviest": HeaviestBot, "master": MasterBot}
 """Yardsticks for the arena."""
 
 

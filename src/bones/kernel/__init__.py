@@ -19,14 +19,14 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from bones.kernel import core, solve
+from bones.kernel import core, solve, tree
 from bones.moves import DRAW, PASS, PLAYS, Draw, Move, Play
 from bones.round import Round
 from bones.rules import Rules
 from bones.tiles import Tile, mask_of
 from bones.view import PlayerView
 
-__all__ = ["POLICIES", "decode_move", "encode", "encode_move", "evaluate", "playouts",
+__all__ = ["POLICIES", "decode_move", "encode", "encode_move", "evaluate", "ismcts", "playouts",
            "position", "random_rounds", "successors", "template"]
 
 POLICIES = {"random": core.RANDOM, "heuristic": core.HEURISTIC}
@@ -187,6 +187,45 @@ def evaluate(
     solve.evaluate(batch, side, repeats, _policy(policy), budget, solvable, win_bonus,
                    _seed(seed), out, match_bonus)
     return out
+
+
+def ismcts(
+    deals: Sequence[np.ndarray] | np.ndarray,
+    moves: Sequence[Move],
+    iterations: int,
+    c: float = 0.7,
+    policy: str = "heuristic",
+    win_bonus: float = 0.0,
+    match_bonus: float = 0.0,
+    scale: float = 30.0,
+    seed: int | None = None,
+) -> tuple[list[int], list[float]]:
+    """Information-set search from one seat's position, walked in ``deals`` (states of
+    that position with the hidden tiles dealt, taken in turn): for each of the seat's
+    legal ``moves``, its visits and its mean reward (the margin ``evaluate`` counts,
+    over ``scale``). The most visited move is the search's choice.
+
+    >>> from bones import Round, Rules
+    >>> rnd = Round.deal(Rules.preset("block", players=2), seed=3)
+    >>> visits, values = ismcts([encode(rnd)], rnd.legal_moves(), 500, seed=1)
+    >>> sum(visits)
+    500
+    """
+    batch = _batch(deals)
+    _, table, total = tree.search(batch, iterations, c, _policy(policy), win_bonus,
+                                        match_bonus, scale, _seed(seed))
+    children = {}
+    node = int(table[tree.FIRST, 0])
+    while node != tree.NO_NODE:
+        children[int(table[tree.CODE, node])] = node
+        node = int(table[tree.SIBLING, node])
+    visits, values = [], []
+    for move in moves:
+        node = children.get(encode_move(move), -1)
+        seen = int(table[tree.VISITS, node]) if node >= 0 else 0
+        visits.append(seen)
+        values.append(float(total[node]) / seen if seen else 0.0)
+    return visits, values
 
 
 def random_rounds(
