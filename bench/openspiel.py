@@ -1,14 +1,15 @@
 """bones' bots against OpenSpiel's ISMCTS bot, on OpenSpiel's own 2-player block game.
 
     python bench/openspiel.py [--pairs 100] [--simulations 1000] [--levels heaviest,hard,expert]
-                              [--jobs 2] [--choices FILE]
+                              [--uct-c 10,20] [--jobs 2] [--choices FILE]
 
 The game is OpenSpiel's ``python_block_dominoes``, played by OpenSpiel: it deals, says
 whose turn it is, and scores. A bones bot takes part through an adapter: the same deal
 and every move so far are mirrored in a bones block-game ``Round`` (seat 0 leads any
 tile, a player who cannot play passes), the bot is handed that round's ``PlayerView``
 for its seat and nothing else, and its move is turned back into OpenSpiel's action.
-ISMCTS (OpenSpiel's Python implementation, random-rollout evaluator, UCT c = 2) deals
+ISMCTS (OpenSpiel's Python implementation, random-rollout evaluator, max-visit final
+policy, UCT c = ``UCT_C`` unless ``--uct-c`` lists others to sweep) deals
 its worlds through a resampler that keeps what it has seen: its own hand, the tiles
 played, and the numbers its opponent has shown it lacks by being skipped.
 
@@ -32,6 +33,10 @@ from typing import Any
 from engine import ensure_environment
 
 SIMULATIONS = 1000
+UCT_C = 10.0
+"""ISMCTS's exploration constant at its strongest on this game, found by a sweep of 2, 5,
+10 and 20 at 1,000 simulations against Hard (``bench/RESULTS.md``): its rewards are the
+points of a round, so the constant is in points too."""
 
 
 def _tile(pair: tuple[float, float]) -> Any:
@@ -104,7 +109,8 @@ def _edges(edges: list[float], action: Any) -> list[float]:
 Game = tuple[int, float, list[Any]]
 
 
-def _game(level: str, deal_seed: int, bones_seat: int, simulations: int) -> Game:
+def _game(level: str, deal_seed: int, bones_seat: int, simulations: int,
+          uct_c: float) -> Game:
     """One game; the bones bot's result (1 won, 0 lost, -1 drawn), its seconds a move,
     and the choices ISMCTS made (for fitting a choice model, ``bench/choices.py``)."""
     import numpy as np
@@ -126,7 +132,7 @@ def _game(level: str, deal_seed: int, bones_seat: int, simulations: int) -> Game
                            [[_tile(t) for t in state.hands[s]] for s in (0, 1)], leader=0)
     bot = bots.get(level, seed=deal_seed)
     peer = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(
-        1, np.random.RandomState(deal_seed)), 2.0, simulations,
+        1, np.random.RandomState(deal_seed)), uct_c, simulations,
         random_state=np.random.RandomState(deal_seed + 1))
     peer.set_resampler(_resampler(game, module, deal_seed))
     spent: list[float] = []
@@ -149,8 +155,8 @@ def _game(level: str, deal_seed: int, bones_seat: int, simulations: int) -> Game
     return result, sum(spent) / max(1, len(spent)), made_by(rnd, 1 - bones_seat)
 
 
-def _pair(level: str, seed: int, simulations: int) -> list[Game]:
-    return [_game(level, seed, seat, simulations) for seat in (0, 1)]
+def _pair(level: str, seed: int, simulations: int, uct_c: float) -> list[Game]:
+    return [_game(level, seed, seat, simulations, uct_c) for seat in (0, 1)]
 
 
 def main() -> None:
@@ -163,15 +169,19 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=100)
     parser.add_argument("--simulations", type=int, default=SIMULATIONS)
     parser.add_argument("--levels", default="heaviest,hard,expert")
+    parser.add_argument("--uct-c", default=str(UCT_C),
+                        help="ISMCTS's exploration constants, each played against every level")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--choices", type=Path, default=None,
                         help="save ISMCTS's choices there, for bench/choices.py --load")
     args = parser.parse_args()
     rows, made = [], []
     with Progress() as progress, ProcessPoolExecutor(args.jobs) as pool:
-        for level in args.levels.split(","):
-            task = progress.add_task(f"{level} vs ISMCTS-{args.simulations}", total=args.pairs)
-            futures = [pool.submit(_pair, level, 9000 + n, args.simulations)
+        for level, uct_c in itertools.product(args.levels.split(","),
+                                              map(float, args.uct_c.split(","))):
+            task = progress.add_task(f"{level} vs ISMCTS-{args.simulations} c={uct_c:g}",
+                                     total=args.pairs)
+            futures = [pool.submit(_pair, level, 9000 + n, args.simulations, uct_c)
                        for n in range(args.pairs)]
             games = []
             for future in futures:
@@ -181,15 +191,16 @@ def main() -> None:
             decided = sum(r != -1 for r, _, _ in games)
             times = sorted(t for _, t, _ in games)
             made += [sample for _, _, samples in games for sample in samples]
-            rows.append((level, len(games), wins, decided, times[len(times) // 2]))
+            rows.append((level, uct_c, len(games), wins, decided, times[len(times) // 2]))
     print(f"python_block_dominoes, {args.pairs} deals x 2 seats, ISMCTS with "
           f"{args.simulations} simulations a move")
-    print("| bones bot | games | wins of decided (95%) | bones s/move (median of games) |")
-    print("|-----------|------:|-----------------------|-------------------------------:|")
-    for level, played, wins, decided, median in rows:
+    print("| bones bot | ISMCTS uct_c | games | wins of decided (95%) | bones s/move (median) |")
+    print("|-----------|-------------:|------:|-----------------------|----------------------:|")
+    for level, uct_c, played, wins, decided, median in rows:
         low, high = wilson(wins, decided)
         share = wins / decided if decided else 0.0
-        print(f"| {level} | {played} | {share:.1%} [{low:.1%}, {high:.1%}] | {median:.3f} |")
+        print(f"| {level} | {uct_c:g} | {played} | {share:.1%} [{low:.1%}, {high:.1%}] "
+              f"| {median:.3f} |")
     if args.choices:
         args.choices.write_bytes(pickle.dumps(made))
         print(f"{len(made)} choices of ISMCTS saved in {args.choices}")

@@ -200,32 +200,26 @@ def ismcts(
     scale: float = 30.0,
     seed: int | None = None,
 ) -> tuple[list[int], list[float]]:
-    """Information-set search from one seat's position, walked in ``deals`` (states of
-    that position with the hidden tiles dealt, taken in turn): for each of the seat's
-    legal ``moves``, its visits and its mean reward (the margin ``evaluate`` counts,
-    over ``scale``). The most visited move is the search's choice.
+    """Information-set search from one seat's position with two or more legal ``moves``,
+    walked in ``deals`` (states of that position with the hidden tiles dealt, taken in
+    turn): for each move, its visits and its mean reward (the margin ``evaluate``
+    counts, over ``scale``). The most visited move is the search's choice.
 
     >>> from bones import Round, Rules
     >>> rnd = Round.deal(Rules.preset("block", players=2), seed=3)
     >>> visits, values = ismcts([encode(rnd)], rnd.legal_moves(), 500, seed=1)
-    >>> sum(visits)
-    500
+    >>> sum(visits)                   # the first iteration finds the root
+    499
     """
-    batch = _batch(deals)
-    _, table, total = tree.search(batch, iterations, c, _policy(policy), win_bonus,
-                                        match_bonus, scale, _seed(seed))
-    children = {}
-    node = int(table[tree.FIRST, 0])
-    while node != tree.NO_NODE:
-        children[int(table[tree.CODE, node])] = node
-        node = int(table[tree.SIBLING, node])
-    visits, values = [], []
-    for move in moves:
-        node = children.get(encode_move(move), -1)
-        seen = int(table[tree.VISITS, node]) if node >= 0 else 0
-        visits.append(seen)
-        values.append(float(total[node]) / seen if seen else 0.0)
-    return visits, values
+    if len(moves) < 2:
+        raise ValueError("a search needs two or more moves to choose from")
+    _, nodes, codes, seen, totals = tree.search(
+        _batch(deals), iterations, c, _policy(policy), win_bonus, match_bonus, scale,
+        _seed(seed))
+    first, count = int(nodes[tree.FIRST, 0]), int(nodes[tree.COUNT, 0])
+    stats = {int(codes[e]): (int(seen[e]), float(totals[e])) for e in range(first, first + count)}
+    out = [stats[encode_move(m)] for m in moves]
+    return [v for v, _ in out], [total / v if v else 0.0 for v, total in out]
 
 
 def random_rounds(
