@@ -24,7 +24,8 @@ LEVELS: dict[str, type[Bot]] = {
     "easy": EasyBot, "medium": MediumBot, "hard": HardBot, "expert": ExpertBot}
 """The levels players choose from."""
 BASELINES: dict[str, type[Bot]] = {"heaviest": HeaviestBot, "master": MasterBot}
-"""Yardsticks for the arena."""
+"""Bots the arena plays that players do not choose from: yardsticks, and Master, a
+candidate level until it measures stronger than Expert (``bench/RESULTS.md``)."""
 
 
 def get(level: str, seed: int | None = None) -> Bot:
