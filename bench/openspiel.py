@@ -1,7 +1,7 @@
 """bones' bots against OpenSpiel's ISMCTS bot, on OpenSpiel's own 2-player block game.
 
     python bench/openspiel.py [--pairs 100] [--simulations 1000] [--levels heaviest,hard,expert]
-                              [--uct-c 10,20] [--jobs 2] [--choices FILE]
+                              [--uct-c 10,20] [--first 9000] [--jobs 2] [--choices FILE]
 
 The game is OpenSpiel's ``python_block_dominoes``, played by OpenSpiel: it deals, says
 whose turn it is, and scores. A bones bot takes part through an adapter: the same deal
@@ -171,6 +171,8 @@ def main() -> None:
     parser.add_argument("--levels", default="heaviest,hard,expert")
     parser.add_argument("--uct-c", default=str(UCT_C),
                         help="ISMCTS's exploration constants, each played against every level")
+    parser.add_argument("--first", type=int, default=9000,
+                        help="the first deal's seed (the deals are numbered on from it)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--choices", type=Path, default=None,
                         help="save ISMCTS's choices there, for bench/choices.py --load")
@@ -181,7 +183,7 @@ def main() -> None:
                                               map(float, args.uct_c.split(","))):
             task = progress.add_task(f"{level} vs ISMCTS-{args.simulations} c={uct_c:g}",
                                      total=args.pairs)
-            futures = [pool.submit(_pair, level, 9000 + n, args.simulations, uct_c)
+            futures = [pool.submit(_pair, level, args.first + n, args.simulations, uct_c)
                        for n in range(args.pairs)]
             games = []
             for future in futures:

@@ -1,12 +1,12 @@
 """Master: information-set search over Expert's deals.
 
 Hard and Expert play every move out in each sampled deal as if they could see it. Master
-keeps one search tree for what its seat knows (``bones.kernel.ismcts``): tens of
-thousands of walks through the tree, each in one of the deals Expert would draw (exact
-uniform deals, weighed by what the others' choices and draws say), the others' moves
-chosen in the tree by what they have been worth over every deal where they were
-possible, the rest of the round played out by the heuristic. The move taken is the
-root's most visited.
+searches the information sets instead (``bones.kernel.ismcts``): tens of thousands of
+walks, each in one of the deals Expert would draw (exact uniform deals, weighed by what
+the others' choices and draws say), its own choices shared by every deal it cannot tell
+apart, each other player's by the hand it holds in the deal, the rest of the round
+played out by the heuristic. The move taken is the root's most visited. It measures as
+strong as Expert, not stronger (``bench/RESULTS.md``), so it is not yet a level.
 
 >>> from bones import Round, Rules
 >>> rnd = Round.deal(Rules.preset("draw", players=2), seed=4)
