@@ -33,10 +33,10 @@ from typing import Any
 from engine import ensure_environment
 
 SIMULATIONS = 1000
-UCT_C = 10.0
+UCT_C = 20.0
 """ISMCTS's exploration constant at its strongest on this game, found by a sweep of 2, 5,
-10 and 20 at 1,000 simulations against Hard (``bench/RESULTS.md``): its rewards are the
-points of a round, so the constant is in points too."""
+10 and 20 at 1,000 simulations against Hard on 400 games each (``bench/RESULTS.md``): its
+rewards are the points of a round, so the constant is in points too."""
 
 
 def _tile(pair: tuple[float, float]) -> Any:
