@@ -57,9 +57,8 @@ def test_seeing_everything_it_plays_the_exact_best_move() -> None:
     assert checked >= 5
 
 
-def reference(deals: np.ndarray, iterations: int, c: float, win_bonus: float,
-                    scale: float, seed: int) -> dict[tuple[tuple[int, ...], int, int],
-                                                     dict[int, tuple[int, float]]]:
+def reference(deals: np.ndarray, iterations: int, c: float, win_bonus: float, scale: float,
+              seed: int) -> dict[tuple[tuple[int, ...], int, int], dict[int, tuple[int, float]]]:
     """ISMCTS over the mover's information sets written out plainly: a node is the
     public moves so far, the mover and its hand; its moves' visits and total rewards."""
     rng, moves, s, scratch = core.workspace(seed)

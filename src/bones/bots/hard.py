@@ -23,6 +23,8 @@ Kozel 49.2% [47.0, 51.4], 2-player draw 50.5% [48.3, 52.6], All Fives 50.5% [48.
 
 from __future__ import annotations
 
+import numpy as np
+
 from bones import kernel
 from bones.bots.base import Bot
 from bones.bots.sampler import Determinization, Sampler
@@ -62,17 +64,22 @@ class HardBot(Bot):
         sampler = Sampler(view)
         return [sampler.sample(self.rng) for _ in range(self.samples)]
 
+    def positions(self, view: PlayerView) -> list[np.ndarray]:
+        """The kernel's states of the position in each of ``deals``."""
+        return [kernel.position(view.rules, d.hands, d.boneyard, view) for d in self.deals(view)]
+
+    def bonus(self, variant: str) -> float:
+        """What a round won is worth in this variant."""
+        return WIN_BONUS.get(variant, 10.0) if self.win_bonus is None else self.win_bonus
+
     def evaluate(self, view: PlayerView) -> list[float]:
         """The average margin of each legal move, over the sampled deals."""
-        deals = self.deals(view)
-        states = kernel.successors(
-            [kernel.position(view.rules, d.hands, d.boneyard, view) for d in deals],
-            view.legal_moves)
-        bonus = self.win_bonus
-        if bonus is None:
-            bonus = WIN_BONUS.get(view.rules.variant, 10.0)
+        positions = self.positions(view)
+        states = kernel.successors(positions, view.legal_moves)
         values = kernel.evaluate(states, view.rules.side_of(view.seat),
-                                 self.playouts, self.policy, self.budget, bonus,
+                                 self.playouts, self.policy, self.budget,
+                                 self.bonus(view.rules.variant),
                                  seed=self.rng.getrandbits(32), solvable=self.solvable,
                                  match_bonus=self.match_bonus)
-        return [float(v) for v in values.reshape(len(deals), len(view.legal_moves)).mean(axis=0)]
+        return [float(v) for v in
+                values.reshape(len(positions), len(view.legal_moves)).mean(axis=0)]

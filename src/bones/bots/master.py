@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from bones import kernel
 from bones.bots.expert import ExpertBot
-from bones.bots.hard import WIN_BONUS
 from bones.view import PlayerView
 
 SCALE = {"kozel": 60.0, "allfives": 40.0}
@@ -41,12 +40,10 @@ class MasterBot(ExpertBot):
 
     def evaluate(self, view: PlayerView) -> list[float]:
         """The visits of each legal move at the root, the most visited best."""
-        deals = [kernel.position(view.rules, d.hands, d.boneyard, view)
-                 for d in self.deals(view)]
         variant = view.rules.variant
-        bonus = WIN_BONUS.get(variant, 10.0) if self.win_bonus is None else self.win_bonus
         scale = SCALE.get(variant, 30.0) if self.scale is None else self.scale
-        visits, _ = kernel.ismcts(deals, view.legal_moves, self.iterations, self.c,
-                                  win_bonus=bonus, match_bonus=self.match_bonus,
-                                  scale=scale, seed=self.rng.getrandbits(32))
+        visits, _ = kernel.ismcts(self.positions(view), view.legal_moves, self.iterations,
+                                  self.c, win_bonus=self.bonus(variant),
+                                  match_bonus=self.match_bonus, scale=scale,
+                                  seed=self.rng.getrandbits(32))
         return [float(v) for v in visits]

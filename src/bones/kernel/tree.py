@@ -42,6 +42,8 @@ from bones.kernel.solve import margin, side_of
 
 EMPTY = -1
 FIRST, COUNT, VISITS, SIDE = range(4)
+MOST_CHOICES = 28
+"""The most nodes one walk passes: a node is a choice, and only placements offer one."""
 
 
 @njit(cache=True, inline="always")
@@ -78,8 +80,8 @@ def search(deals: np.ndarray, iterations: int, c: float, policy: int, win_bonus:
     edge_code = np.empty(8 * (iterations + 1), dtype=np.int64)
     edge_visits = np.zeros(8 * (iterations + 1), dtype=np.int64)
     edge_total = np.zeros(8 * (iterations + 1))
-    path_node = np.empty(200, dtype=np.int64)
-    path_edge = np.empty(200, dtype=np.int64)
+    path_node = np.empty(MOST_CHOICES, dtype=np.int64)
+    path_edge = np.empty(MOST_CHOICES, dtype=np.int64)
     rewards = np.zeros(4)
     nodes, edges = 0, 0
     sides = 2 if deals[0, VARIANT] == KOZEL else deals[0, PLAYERS]
