@@ -49,10 +49,13 @@ def test_two_strangers_play_now_a_rated_game(web: Server, browser: Browser) -> N
     players = [Player(c.new_page(), web, random.Random(i)) for i, c in enumerate(contexts)]
     for player, name in zip(players, names, strict=True):
         sign_in(player.page, web.url, name)
-        _play_now(player.page, web.url, "draw", players=2, target="50", rated=True)
     first = players[0].page
+    _play_now(first, web.url, "draw", players=2, target="50", rated=True)
+    # the rating band shows while the first waits alone: once the second seeks, the two
+    # are seated at once and the seeking screen is gone
     first.wait_for_function("() => (document.querySelector('#seek-status')?.textContent"
                             " || '').includes('±')")
+    _play_now(players[1].page, web.url, "draw", players=2, target="50", rated=True)
     tables = [_seated(p.page) for p in players]
     assert tables[0] == tables[1], "the two were seated at different tables"
     info = web.get(f"/api/tables/{tables[0]}")
