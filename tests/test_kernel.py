@@ -225,6 +225,32 @@ def test_exact_endgames(variant: str) -> None:
     assert checked > 20
 
 
+@pytest.mark.parametrize(("variant", "options"), CONFIGS,
+                         ids=[f"{v}-{'-'.join(map(str, o.values()))}" for v, o in CONFIGS])
+def test_moves_change_only_the_moving_slots(variant: str, options: dict[str, int]) -> None:
+    """The solver copies only ``core.MOVING`` from ply to ply: no move of any round may
+    change another slot (the rules, the boneyard, the match's scores)."""
+    rules = Rules.preset(variant, **options)
+    moving = np.zeros(core.SIZE, dtype=bool)
+    for low, high in core.MOVING:
+        moving[low:high] = True
+    rng = random.Random(variant)
+    moves = np.empty(core.MAX_MOVES, dtype=np.int64)
+    for seed in range(200):
+        rnd = Round.deal(rules, seed=seed)
+        if rnd.is_over:  # a deal no one can play on
+            continue
+        state = encode(rnd)
+        while not state[core.OVER]:
+            before = state.copy()
+            core.apply(state, moves[rng.randrange(core.legal(state, moves))])
+            assert (state[~moving] == before[~moving]).all()
+            copy = np.full(core.SIZE, -7, dtype=np.int64)
+            copy[~moving] = before[~moving]
+            core.copy_moving(copy, state)
+            assert (copy == state).all()
+
+
 MATCH_CONFIGS = [("draw", {"players": 2}), ("draw", {"players": 3}), ("block", {"players": 2}),
                  ("block", {"players": 4}), ("allfives", {}), ("kozel", {})]
 

@@ -43,6 +43,11 @@ EGGS = 69
 ALL = 70  # the union of the hands
 SIZE = 71
 
+MOVING = ((HANDS, BONE_COUNT), (COUNT, VARIANT), (OVER, SIZE))
+"""The slot ranges a move can change; the rest (the rules, the boneyard, the match's
+scores) stay as dealt, so a search that keeps a row per ply copies them into a row once
+and after that only these, half the state."""
+
 DRAW_CODE, PASS_CODE = 140, 141
 LEAD = 4
 DRAW_GAME, BLOCK_GAME, KOZEL, ALLFIVES = 0, 1, 2, 3
@@ -196,6 +201,14 @@ def apply(s: np.ndarray, code: int) -> None:
         finish(s, DOMINO)
     elif s[DRAWN] == s[BONE_COUNT] and not s[ALL] & playable(s):
         finish(s, BLOCKED)
+
+
+@njit(cache=True, inline="always")
+def copy_moving(dst: np.ndarray, src: np.ndarray) -> None:
+    """Copy the slots a move can change (``MOVING``) from ``src`` to ``dst``."""
+    for low, high in MOVING:
+        for i in range(low, high):
+            dst[i] = src[i]
 
 
 @njit(cache=True, inline="always")

@@ -26,6 +26,7 @@ from bones.kernel.core import (
     VARIANT,
     WINNER,
     apply,
+    copy_moving,
     legal,
     play_out,
     side_points,
@@ -105,7 +106,7 @@ def solve(state: np.ndarray, side: int, win_bonus: float = 0.0,
     stack[0] = state
     if state[OVER]:
         return margin(state, side, win_bonus, match_bonus)
-    level = 0
+    level, whole = 0, 0  # rows up to ``whole`` hold the fixed slots already
     _enter(stack[0], side, -1e18, 1e18, 0, moves, count, next_move, best, alpha, beta,
            maximizing)
     while True:
@@ -114,7 +115,11 @@ def solve(state: np.ndarray, side: int, win_bonus: float = 0.0,
             if budget < 0:
                 return np.nan
             child = stack[level + 1]
-            child[:] = stack[level]
+            if level < whole:
+                copy_moving(child, stack[level])
+            else:
+                child[:] = stack[level]
+                whole = level + 1
             apply(child, moves[level, next_move[level]])
             next_move[level] += 1
             if child[OVER]:
