@@ -121,9 +121,10 @@ def test_a_forced_lead_rules_out_a_higher_double_in_the_block_game() -> None:
     assert any(Tile(5, 4) in sampler.sample(random.Random(n)).hands[1] for n in range(300))
 
 
-def ruled_out(view: PlayerView, hands: list[tuple[Tile, ...]]) -> int:
+def ruled_out(view: PlayerView, hands: list[int]) -> int:
+    """How many of the other seat's ``hands`` (tile masks) it cannot have come by."""
     deals = np.zeros((len(hands), 2), dtype=np.int64)
-    deals[:, 1 - view.seat] = [mask_of(hand) for hand in hands]
+    deals[:, 1 - view.seat] = hands
     return int(np.isinf(Holdings(view).log_counts(deals)).sum())
 
 
@@ -137,7 +138,7 @@ def test_expert_never_keeps_a_deal_the_draws_rule_out() -> None:
             continue
         view = rnd.view(rnd.turn)  # type: ignore[arg-type]
         sampler, rng = Sampler(view), random.Random(seed)
-        uniform = [sampler.sample(rng).hands[1 - view.seat] for _ in range(200)]
+        uniform = [sampler.sample_dealt(rng).hands[1 - view.seat] for _ in range(200)]
         if ruled_out(view, uniform):
             found += 1
             kept = ExpertBot(seed=seed, samples=200).deals(view)

@@ -34,7 +34,7 @@ from bones.bots.holdings import kept, undealt
 from bones.tiles import DOUBLE_SIX, Tile
 from bones.view import PlayerView
 
-__all__ = ["Determinization", "Sampler"]
+__all__ = ["Dealt", "Determinization", "Sampler"]
 
 
 class Determinization(NamedTuple):
@@ -44,11 +44,20 @@ class Determinization(NamedTuple):
     boneyard: tuple[Tile, ...]
 
 
+class Dealt(NamedTuple):
+    """A deal as the kernel takes it (``bones.kernel.dealt``): a tile mask a seat, and
+    the boneyard's tile indices, the top first."""
+
+    hands: tuple[int, ...]
+    boneyard: tuple[int, ...]
+
+
 class Sampler:
     """Uniform deals of the tiles a seat cannot see, given its view."""
 
     def __init__(self, view: PlayerView) -> None:
         self.view = view
+        self._own = sum(t.bit for t in view.hand)
         seen = set(view.hand) | {p.tile for p in view.line}
         seen |= {p.tile for arm in view.arms.values() for p in arm}
         unseen = [t for t in DOUBLE_SIX if t not in seen]
@@ -80,6 +89,36 @@ class Sampler:
 
     def sample(self, rng: random.Random) -> Determinization:
         """One deal, every consistent deal as likely as any other."""
+        hands, pool = self._draw(rng)
+        full: list[tuple[Tile, ...]] = []
+        for seat in range(self.view.rules.players):
+            hand = self.view.hand if seat == self.view.seat else hands[
+                self.opponents.index(seat)]
+            full.append(tuple(sorted(hand, key=lambda t: -t.index)))
+        return Determinization(tuple(full), tuple(pool[:self.view.boneyard_count]))
+
+    def sample_dealt(self, rng: random.Random) -> Dealt:
+        """The deal ``sample`` draws from the same generator state, as masks and indices:
+        what a bot dealing hundreds of times hands the kernel, without sorting tiles.
+
+        >>> from bones import Round, Rules
+        >>> from bones.tiles import mask_of
+        >>> rnd = Round.deal(Rules.preset("draw", players=2), seed=2)
+        >>> sampler = Sampler(rnd.view(rnd.turn))
+        >>> deal, dealt = sampler.sample(random.Random(7)), sampler.sample_dealt(random.Random(7))
+        >>> dealt.hands == tuple(mask_of(h) for h in deal.hands)
+        True
+        >>> dealt.boneyard == tuple(t.index for t in deal.boneyard)
+        True
+        """
+        hands, pool = self._draw(rng)
+        masks = [sum(t.bit for t in hand) for hand in hands]
+        return Dealt(tuple(self._own if seat == self.view.seat else masks[
+            self.opponents.index(seat)] for seat in range(self.view.rules.players)),
+            tuple(t.index for t in pool[:self.view.boneyard_count]))
+
+    def _draw(self, rng: random.Random) -> tuple[list[list[Tile]], list[Tile]]:
+        """The opponents' hands, and the rest shuffled (the boneyard is its top)."""
         room = self.room
         hands: list[list[Tile]] = [[] for _ in self.opponents]
         pool: list[Tile] = []
@@ -93,12 +132,7 @@ class Sampler:
             pool += shuffled[start:]
             room = tuple(r - s for r, s in zip(room, split, strict=True))
         rng.shuffle(pool)
-        full: list[tuple[Tile, ...]] = []
-        for seat in range(self.view.rules.players):
-            hand = self.view.hand if seat == self.view.seat else hands[
-                self.opponents.index(seat)]
-            full.append(tuple(sorted(hand, key=lambda t: -t.index)))
-        return Determinization(tuple(full), tuple(pool[:self.view.boneyard_count]))
+        return hands, pool
 
 
 def _splits(mask: int, size: int, room: Sequence[int]) -> list[tuple[int, ...]]:

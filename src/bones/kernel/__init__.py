@@ -26,8 +26,8 @@ from bones.rules import Rules
 from bones.tiles import Tile, mask_of
 from bones.view import PlayerView
 
-__all__ = ["POLICIES", "decode_move", "encode", "encode_move", "evaluate", "ismcts", "playouts",
-           "position", "random_rounds", "successors", "template"]
+__all__ = ["POLICIES", "dealt", "decode_move", "encode", "encode_move", "evaluate", "ismcts",
+           "playouts", "position", "public", "random_rounds", "successors", "template"]
 
 POLICIES = {"random": core.RANDOM, "heuristic": core.HEURISTIC}
 VARIANTS = {"draw": core.DRAW_GAME, "block": core.BLOCK_GAME, "kozel": core.KOZEL,
@@ -58,23 +58,43 @@ def position(
     """A state from hands and a boneyard (the truth, or a determinization of it) and the
     public table of a ``Round`` or a ``PlayerView``: line, arms, spinner, turn, count
     points and scores."""
+    masks = np.array([[mask_of(hand) for hand in hands]], dtype=np.int64)
+    indices = np.array([[Tile.coerce(tile).index for tile in boneyard]], dtype=np.int64)
+    return dealt(public(rules, table), masks, indices)[0]
+
+
+def public(rules: Rules, table: Round | PlayerView) -> np.ndarray:
+    """The state of the public table of a ``Round`` or a ``PlayerView`` (line, arms,
+    spinner, turn, count points and scores) with nothing in any hand or the boneyard:
+    what ``dealt`` fills, once for the many deals a bot plays out."""
     scores = list(table.scores)
     if isinstance(table, PlayerView) and rules.variant == "allfives":
         scores = [s - c for s, c in zip(scores, table.count_points, strict=True)]  # standing
     s = template(rules, scores)
-    everyone = 0
-    for seat, hand in enumerate(hands):
-        s[core.HANDS + seat] = mask_of(hand)
-        everyone |= int(s[core.HANDS + seat])
-    s[core.ALL] = everyone
-    s[core.BONE_COUNT] = len(boneyard)
-    for i, tile in enumerate(boneyard):
-        s[core.BONE + i] = Tile.coerce(tile).index
     s[core.TURN] = -1 if table.turn is None else table.turn
     s[core.COUNT:core.COUNT + len(table.count_points)] = table.count_points
     _lay_table(s, table)
     s[core.LAST] = _last_placer(table)
     return s
+
+
+def dealt(table: np.ndarray, hands: np.ndarray, boneyards: np.ndarray) -> np.ndarray:
+    """A state a deal: ``table`` (from ``public``) with row ``i`` of ``hands`` (a tile
+    mask a seat) and of ``boneyards`` (tile indices, the top first) dealt into it.
+
+    >>> from bones import Round, Rules
+    >>> rnd = Round.deal(Rules.preset("draw", players=2), seed=3)
+    >>> hands = np.array([[mask_of(h) for h in rnd.hands]])
+    >>> bones = np.array([[t.index for t in rnd.boneyard]])
+    >>> bool((dealt(public(rnd.rules, rnd), hands, bones)[0] == encode(rnd)).all())
+    True
+    """
+    out = np.repeat(table[np.newaxis], len(hands), axis=0)
+    out[:, core.HANDS:core.HANDS + hands.shape[1]] = hands
+    out[:, core.ALL] = np.bitwise_or.reduce(hands, axis=1)
+    out[:, core.BONE_COUNT] = boneyards.shape[1]
+    out[:, core.BONE:core.BONE + boneyards.shape[1]] = boneyards
+    return out
 
 
 def _lay_table(s: np.ndarray, table: Round | PlayerView) -> None:
