@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from bones import Round, Rules, bots
+from bones.bots.sampler import Dealt
 from bones.tiles import DOUBLE_SIX
+from bones.view import PlayerView
 
 from .helpers import random_positions
 
@@ -16,8 +19,8 @@ VARIANTS = [("draw", 2), ("draw", 4), ("block", 3), ("kozel", 4), ("allfives", 2
 
 
 def small(level: str, seed: int) -> bots.Bot:
-    if level == "hard":
-        return bots.HardBot(seed=seed, samples=20, playouts=2)
+    if level == "hard":  # small batches, so that a choice may settle before the last
+        return bots.HardBot(seed=seed, samples=40, batch=10)
     if level == "master":
         return bots.MasterBot(seed=seed, samples=40, iterations=2000)
     return bots.get(level, seed=seed)
@@ -44,6 +47,38 @@ def test_deterministic_under_a_seed(level: str) -> None:
         if len(view.legal_moves) < 2:
             continue
         assert small(level, seed).choose(view) == small(level, seed).choose(view)
+
+
+class Counting(bots.HardBot):
+    """Hard that counts the deals it draws."""
+
+    drawn = 0
+
+    def dealing(self, view: PlayerView) -> Iterator[Dealt]:
+        for deal in super().dealing(view):
+            self.drawn += 1
+            yield deal
+
+
+def test_hard_deals_until_the_choice_is_settled() -> None:
+    """Hard stops dealing once the move ahead is settled: on some choices before the
+    last of its deals, never beyond them; told never to stop (``tolerance=None``), as
+    Expert is, it draws every deal."""
+    rng = random.Random(8)
+    settling, every = Counting(seed=1), Counting(seed=1, tolerance=None)
+    early = 0
+    for rnd in random_positions(Rules.preset("block", players=2), range(20), rng, 12):
+        view = rnd.view(rnd.turn or 0)
+        if len(view.legal_moves) < 2:
+            continue
+        before = settling.drawn
+        settling.evaluate(view)
+        assert settling.drawn - before <= 360
+        early += settling.drawn - before < 360
+        before = every.drawn
+        every.evaluate(view)
+        assert every.drawn - before == 360
+    assert early >= 3
 
 
 def same_view_other_hands(rnd: Round, seat: int, rng: random.Random) -> Round:
