@@ -28,7 +28,6 @@ from rich.table import Table
 
 from bones import Round, Rules, kernel
 from bones.bots import HardBot
-from bones.bots.hard import WIN_BONUS
 from bones.bots.sampler import Dealt, Sampler
 from bones.view import PlayerView
 
@@ -97,7 +96,7 @@ def timed(bot: HardBot, view: PlayerView) -> dict[str, float]:
     parts["successors"] = time.perf_counter() - start
     start = time.perf_counter()
     kernel.evaluate(after, view.rules.side_of(view.seat), bot.playouts, bot.policy,
-                    bot.budget, WIN_BONUS.get(view.rules.variant, 10.0),
+                    bot.budget, bot.bonus(view.rules.variant),
                     seed=bot.rng.getrandbits(32), solvable=bot.solvable)
     parts["evaluate"] = time.perf_counter() - start
     return parts

@@ -84,10 +84,8 @@ class HardBot(Bot):
     def positions(self, view: PlayerView, deals: Iterable[Dealt] | None = None) -> np.ndarray:
         """The kernel's states of the position in each of ``deals`` (all of ``deals(view)``
         by default), a row each."""
-        made = self.deals(view) if deals is None else list(deals)
-        hands = np.array([d.hands for d in made], dtype=np.int64)
-        boneyards = np.array([d.boneyard for d in made], dtype=np.int64).reshape(len(made), -1)
-        return kernel.dealt(kernel.public(view.rules, view), hands, boneyards)
+        made = self.deals(view) if deals is None else deals
+        return _states(kernel.public(view.rules, view), made)
 
     def bonus(self, variant: str) -> float:
         """What a round won is worth in this variant."""
@@ -97,18 +95,27 @@ class HardBot(Bot):
         """The average margin of each legal move, over the deals it took to settle."""
         moves, rules = view.legal_moves, view.rules
         size = self.samples if self.tolerance is None else self.batch
-        deals, rows = self.dealing(view), []
+        table, deals = kernel.public(rules, view), self.dealing(view)
+        values = np.empty((0, len(moves)))
         while batch := list(islice(deals, size)):
-            states = kernel.successors(self.positions(view, batch), moves)
-            rows.append(kernel.evaluate(
+            states = kernel.successors(_states(table, batch), moves)
+            values = np.concatenate([values, kernel.evaluate(
                 states, rules.side_of(view.seat), self.playouts, self.policy, self.budget,
                 self.bonus(rules.variant), seed=self.rng.getrandbits(32),
                 solvable=self.solvable, match_bonus=self.match_bonus,
-            ).reshape(len(batch), len(moves)))
-            if (self.tolerance is not None and len(rows) > 1
-                    and settled(np.concatenate(rows), self.confidence, self.tolerance)):
+            ).reshape(len(batch), len(moves))])
+            if (self.tolerance is not None and len(values) > size
+                    and settled(values, self.confidence, self.tolerance)):
                 break
-        return [float(v) for v in np.concatenate(rows).mean(axis=0)]
+        return [float(v) for v in values.mean(axis=0)]
+
+
+def _states(table: np.ndarray, deals: Iterable[Dealt]) -> np.ndarray:
+    """The kernel's states of ``deals`` on the public ``table`` (``kernel.public``)."""
+    made = list(deals)
+    hands = np.array([d.hands for d in made], dtype=np.int64)
+    boneyards = np.array([d.boneyard for d in made], dtype=np.int64).reshape(len(made), -1)
+    return kernel.dealt(table, hands, boneyards)
 
 
 def settled(values: np.ndarray, confidence: float, tolerance: float) -> bool:
