@@ -31,6 +31,7 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Iterable, Iterator
+from functools import cached_property
 from itertools import count, islice
 from typing import Any
 
@@ -60,8 +61,9 @@ class FairDeck:
         """A deck from the system's secure random source."""
         return cls(secrets.token_bytes(32), secrets.token_bytes(16))
 
-    @property
+    @cached_property
     def commitment(self) -> str:
+        """Worked out once: every message about the table carries it."""
         return hashlib.sha256(ALGORITHM.encode() + b"\n" + self.salt + self.seed).hexdigest()
 
     def order(self, number: int) -> list[int]:

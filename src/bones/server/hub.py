@@ -164,6 +164,9 @@ class _Live:
     listed: str | None = None
     """What the shared list of tables shows of it (several processes)."""
     idle_since: float = field(default_factory=time.monotonic)
+    quiet: bool = False
+    """Nobody has said a word at the table: known for a table made here (all its chat
+    goes through this process), so a newcomer's socket skips reading the chat kept."""
 
     def bot(self, seat: int) -> Bot:
         key = (seat, self.level(seat))
@@ -351,7 +354,7 @@ class Hub:
             raise Unavailable("the table could not be saved just now; try again") from None
         if self.cluster is not None:
             await self.cluster.opened(table.id)
-        live = self.tables[table.id] = _Live(table, creator=creator)
+        live = self.tables[table.id] = _Live(table, creator=creator, quiet=True)
         if creator is not None:
             self.unfinished.setdefault(creator, set()).add(table.id)
         await self._begin(live)
@@ -793,6 +796,7 @@ class Hub:
             log.warning("table %s: the store refused a chat line: %s", live.table.id, error)
             await self._error(conn, "unavailable", "the line could not be kept; say it again")
             return
+        live.quiet = False
         over = live.table.status == "over"
         said = line.model_dump_json()
         for other in list(live.conns):
@@ -802,6 +806,8 @@ class Hub:
 
     async def _chat_so_far(self, live: _Live, conn: _Conn) -> None:
         """A newcomer hears what was said in the rooms they hear."""
+        if live.quiet:
+            return
         over = live.table.status == "over"
         rooms = {r for r in ("players", "spectators") if hears(r, conn.seat is not None, over)}
         with contextlib.suppress(Exception):

