@@ -173,6 +173,8 @@ class Figures:
         self.lag: list[float] = []
         self.moves = 0
         self.measuring = False
+        self.cpu = 0.0
+        """The generator's own CPU over the measured window, in cores."""
 
 
 async def _human(ws: ClientConnection, figures: Figures, rng: random.Random,
@@ -199,25 +201,46 @@ async def _human(ws: ClientConnection, figures: Figures, rng: random.Random,
                 figures.moves += 1
 
 
-async def _table(kind: str, clients: dict[str, httpx.AsyncClient], figures: Figures,
-                 rng: random.Random, stop: float) -> None:
-    urls = list(clients)
+class _Http:
+    """One HTTP client per app process, a few requests at a time: httpcore's pool
+    matches every waiting request against every connection at each step, so with
+    hundreds of tables waiting on one pool the generator spent two thirds of its CPU
+    there (1,000 tables). Waiting on a semaphore instead costs nothing.
+
+    Making a client costs milliseconds of CPU (its TLS context), which at a thousand
+    tables would be the generator's own bottleneck: one is made per app process."""
+
+    def __init__(self, urls: list[str]) -> None:
+        self.clients = {url: httpx.AsyncClient(base_url=url, timeout=60) for url in urls}
+        self.gates = {url: asyncio.Semaphore(8) for url in urls}
+
+    async def post(self, url: str, path: str, body: dict[str, Any]) -> Any:
+        async with self.gates[url]:
+            return (await self.clients[url].post(path, json=body)).json()
+
+    async def close(self) -> None:
+        for client in self.clients.values():
+            await client.aclose()
+
+
+async def _table(kind: str, http: _Http, figures: Figures, rng: random.Random,
+                 stop: float) -> None:
+    urls = list(http.clients)
     while time.monotonic() < stop:
-        http = clients[rng.choice(urls)]
         if kind == "humans":
-            made = (await http.post("/api/tables", json={
+            made = await http.post(rng.choice(urls), "/api/tables", {
                 "variant": "draw", "options": {"players": 2, "target": None},
-                "seats": [{"kind": "human", "name": "A"}, {"kind": "human"}]})).json()
+                "seats": [{"kind": "human", "name": "A"}, {"kind": "human"}]})
             table = made["table"]["id"]
             secret = made["invite"].split("#invite=")[1]
-            joined = (await clients[rng.choice(urls)].post(
-                f"/api/tables/{table}/join", json={"name": "B", "invite": secret})).json()
+            joined = await http.post(rng.choice(urls), f"/api/tables/{table}/join",
+                                     {"name": "B", "invite": secret})
             tokens = [made["token"], joined["token"]]
         else:
-            made = (await http.post("/api/tables", json={
+            made = await http.post(rng.choice(urls), "/api/tables", {
                 "variant": "kozel", "options": {"target": None},
                 "seats": [{"kind": "human", "name": "A"}] + [
-                    {"kind": "bot", "level": "hard"}] * 3})).json()
+                    {"kind": "bot", "level": "hard"}] * 3})
             table, tokens = made["table"]["id"], [made["token"]]
         sockets = [connect(f"{rng.choice(urls).replace('http', 'ws', 1)}/ws/{table}"
                            f"?token={token}", max_size=2**22) for token in tokens]
@@ -246,27 +269,25 @@ async def _generate(kind: str, urls: list[str], tables: int, seconds: float) -> 
     figures = Figures()
     start = time.monotonic()
     stop = start + WARM + seconds
-    # One HTTP client per app process: making one costs milliseconds of CPU (its TLS
-    # context), which at a thousand tables would be the generator's own bottleneck.
-    clients = {url: httpx.AsyncClient(base_url=url, timeout=60,
-                                      limits=httpx.Limits(max_connections=200))
-               for url in urls}
+    http = _Http(urls)
 
     async def later(n: int) -> None:
         rng = random.Random(n * 7919 + int(time.time()))
         await asyncio.sleep(rng.uniform(0, 0.75 * WARM))
         while time.monotonic() < stop:
             with contextlib.suppress(Exception):  # a refused table: the next one
-                await _table(kind, clients, figures, rng, stop)
+                await _table(kind, http, figures, rng, stop)
             await asyncio.sleep(rng.uniform(*BREAK))
 
     async def measure() -> None:
         await asyncio.sleep(WARM)
         figures.measuring = True
+        began, cpu = time.monotonic(), time.process_time()
+        await asyncio.sleep(seconds)
+        figures.cpu = (time.process_time() - cpu) / (time.monotonic() - began)
 
     await asyncio.gather(_lag(figures, stop), measure(), *(later(n) for n in range(tables)))
-    for client in clients.values():
-        await client.aclose()
+    await http.close()
     return figures
 
 
@@ -282,7 +303,7 @@ def generate(kind: str, urls: list[str], tables: int, seconds: float,
     out.put({"moves": figures.moves, "samples": len(figures.latency),
              "p50_ms": 1000 * pct(figures.latency, 0.5),
              "p99_ms": 1000 * pct(figures.latency, 0.99),
-             "lag_p99_ms": 1000 * pct(figures.lag, 0.99)})
+             "lag_p99_ms": 1000 * pct(figures.lag, 0.99), "generator_cpu": figures.cpu})
 
 
 # -- one level, and the whole run --------------------------------------------------------
@@ -352,14 +373,14 @@ def show(console: Console, rows: list[dict[str, Any]]) -> None:
     out = Table(title=f"{kind}: a move to its broadcast, at a person's pace")
     for name in ("processes", "tables", "human moves/s", "p50 ms", "p99 ms",
                  "server p99 ms", "server lag p99 ms", "generator lag p99 ms", "app CPU",
-                 "bots CPU",
+                 "bots CPU", "generator CPU",
                  "table limit"):
         out.add_column(name, justify="right")
     for r in rows:
         out.add_row(str(r["processes"]), str(r["tables"]), f"{r['moves_per_s']:.0f}",
                     f"{r['p50_ms']:.1f}", f"{r['p99_ms']:.1f}", f"{r['server_p99_ms']:.1f}",
                     f"{r['loop_lag_p99_ms']:.1f}", f"{r['lag_p99_ms']:.1f}",
-                    f"{r['app_cpu']:.2f}", f"{r['bot_cpu']:.2f}",
+                    f"{r['app_cpu']:.2f}", f"{r['bot_cpu']:.2f}", f"{r['generator_cpu']:.2f}",
                     "-" if r["limit"] is None else f"{r['limit']:.0f}")
     console.print(out)
 
