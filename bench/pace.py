@@ -24,7 +24,9 @@ in ``$PACE_DIR`` (``/tmp`` by default).
     python bench/pace.py kozel --processes 1,2 --tables 10,20,40
     python bench/pace.py kozel --processes 1 --tables 225,275 --bot-workers 2
 
-With ``--bot-workers N`` the results go to ``bench/pace-KIND-N-workers.*``.
+With ``--bot-workers N`` the results go to ``bench/pace-KIND-N-workers.*``; with
+``--affine`` (a table's sockets at the process that made it, as a proxy that routes by
+table would send them) to ``bench/pace-KIND...-affine.*``.
 """
 
 from __future__ import annotations
@@ -224,11 +226,12 @@ class _Http:
 
 
 async def _table(kind: str, http: _Http, figures: Figures, rng: random.Random,
-                 stop: float) -> None:
+                 stop: float, affine: bool) -> None:
     urls = list(http.clients)
     while time.monotonic() < stop:
+        maker = rng.choice(urls)
         if kind == "humans":
-            made = await http.post(rng.choice(urls), "/api/tables", {
+            made = await http.post(maker, "/api/tables", {
                 "variant": "draw", "options": {"players": 2, "target": None},
                 "seats": [{"kind": "human", "name": "A"}, {"kind": "human"}]})
             table = made["table"]["id"]
@@ -237,12 +240,13 @@ async def _table(kind: str, http: _Http, figures: Figures, rng: random.Random,
                                      {"name": "B", "invite": secret})
             tokens = [made["token"], joined["token"]]
         else:
-            made = await http.post(rng.choice(urls), "/api/tables", {
+            made = await http.post(maker, "/api/tables", {
                 "variant": "kozel", "options": {"target": None},
                 "seats": [{"kind": "human", "name": "A"}] + [
                     {"kind": "bot", "level": "hard"}] * 3})
             table, tokens = made["table"]["id"], [made["token"]]
-        sockets = [connect(f"{rng.choice(urls).replace('http', 'ws', 1)}/ws/{table}"
+        sockets = [connect(f"{(maker if affine else rng.choice(urls)).replace('http', 'ws', 1)}"
+                           f"/ws/{table}"
                            f"?token={token}", max_size=2**22) for token in tokens]
         opened = [await s for s in sockets]
         try:
@@ -265,7 +269,8 @@ async def _lag(figures: Figures, stop: float) -> None:
             figures.lag.append(loop.time() - before - 0.05)
 
 
-async def _generate(kind: str, urls: list[str], tables: int, seconds: float) -> Figures:
+async def _generate(kind: str, urls: list[str], tables: int, seconds: float,
+                    affine: bool) -> Figures:
     figures = Figures()
     start = time.monotonic()
     stop = start + WARM + seconds
@@ -276,7 +281,7 @@ async def _generate(kind: str, urls: list[str], tables: int, seconds: float) -> 
         await asyncio.sleep(rng.uniform(0, 0.75 * WARM))
         while time.monotonic() < stop:
             with contextlib.suppress(Exception):  # a refused table: the next one
-                await _table(kind, http, figures, rng, stop)
+                await _table(kind, http, figures, rng, stop, affine)
             await asyncio.sleep(rng.uniform(*BREAK))
 
     async def measure() -> None:
@@ -291,7 +296,7 @@ async def _generate(kind: str, urls: list[str], tables: int, seconds: float) -> 
     return figures
 
 
-def generate(kind: str, urls: list[str], tables: int, seconds: float,
+def generate(kind: str, urls: list[str], tables: int, seconds: float, affine: bool,
              out: multiprocessing.Queue[dict[str, Any]]) -> None:
     """The load generator's process: play, then send back what it measured. It holds
     as many sockets as the site, so it takes the site's collector settings: its own
@@ -299,7 +304,7 @@ def generate(kind: str, urls: list[str], tables: int, seconds: float,
     from bones.server.memory import settle
 
     settle()
-    figures = asyncio.run(_generate(kind, urls, tables, seconds))
+    figures = asyncio.run(_generate(kind, urls, tables, seconds, affine))
     out.put({"moves": figures.moves, "samples": len(figures.latency),
              "p50_ms": 1000 * pct(figures.latency, 0.5),
              "p99_ms": 1000 * pct(figures.latency, 0.99),
@@ -310,14 +315,15 @@ def generate(kind: str, urls: list[str], tables: int, seconds: float,
 
 
 def level(kind: str, processes: int, tables: int, seconds: float,
-          bot_workers: int = 1) -> dict[str, Any]:
+          bot_workers: int = 1, affine: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(dir=os.environ.get("PACE_DIR", "/tmp")) as folder:
         site = Site(processes, Path(folder), bot_workers).start()
         try:
             context = multiprocessing.get_context("spawn")
             out: multiprocessing.Queue[dict[str, Any]] = context.Queue()
             generator = context.Process(target=generate,
-                                        args=(kind, site.urls, tables, seconds, out))
+                                        args=(kind, site.urls, tables, seconds, affine,
+                                              out))
             generator.start()
             time.sleep(WARM)
             apps0, bots0 = site.cpu()
@@ -349,6 +355,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--bot-workers", type=int, default=1,
                         help="bot worker processes (the app's own, or one `bones worker`'s)")
+    parser.add_argument("--affine", action="store_true",
+                        help="a table's sockets go to the process that made it, as a proxy "
+                             "routing by table would, instead of to any process")
     args = parser.parse_args()
     counts = [int(n) for n in args.processes.split(",")]
     levels = [int(n) for n in args.tables.split(",")]
@@ -361,10 +370,11 @@ def main() -> None:
         for processes in counts:
             for tables in levels:
                 rows.append(level(args.kind, processes, tables, args.seconds,
-                                  args.bot_workers))
+                                  args.bot_workers, args.affine))
                 progress.advance(task)
     show(console, rows)
     name = args.kind if args.bot_workers == 1 else f"{args.kind}-{args.bot_workers}-workers"
+    name += "-affine" if args.affine else ""
     write(rows, HERE / f"pace-{name}.csv", HERE / f"pace-{name}.png")
 
 
