@@ -118,9 +118,9 @@ class Store:
         rows = [{"table_id": table_id, "seq": first + n, "kind": kind, "seat": seat,
                  "data": data, "at": at} for n, (kind, seat, data) in enumerate(events)]
         # A move is the commonest write of all: through SQLAlchemy's core on a bare
-        # connection it costs a third of the CPU of an ORM session's bulk insert
-        # (measured: 82 against 241 µs on SQLite). The game's end, seldom, uses the ORM
-        # in the same transaction.
+        # connection it costs a third to two thirds of the CPU of an ORM session's bulk
+        # insert (measured on SQLite, noisily: 82-99 against 146-241 µs). The game's
+        # end, seldom, uses the ORM in the same transaction.
         with self.engine.begin() as connection:
             if rows:
                 connection.execute(_EVENTS, rows)
