@@ -61,6 +61,7 @@ from bones.server.protocol import (
 )
 from bones.server.store import Event, SavedTable, Store, hash_token
 from bones.server.table import Entry, Player, Seat, Table, TableError, invite_link
+from bones.server.writer import Writer, seen_through
 
 __all__ = ["MAX_FRAME", "Hub", "Limited", "Settings", "Unavailable"]
 
@@ -205,11 +206,14 @@ class Hub:
         # worker processes (brains.py), analyses in others (jobs.py): a queue of one never
         # holds up another, and no search holds the GIL of the process serving sockets.
         self.readers = ThreadPoolExecutor(4, thread_name_prefix="bones-store")
+        self.metrics = Metrics()
+        self.writer = Writer(store, self.metrics.write.observe)
         settings = self.settings
         self.brains: Brains | Fleet = (
             Fleet(settings.redis, settings.bot_workers, settings.bot_timeout) if settings.redis
             else Brains(settings.bot_workers))
-        self.metrics = Metrics()
+        self.metrics.watch("bones_store_writes_waiting", "Writes handed to the store's "
+                           "writer and not yet begun", lambda: self.writer.waiting)
         self.metrics.watch("bones_tables", "Tables in this process's memory",
                            lambda: len(self.tables))
         self.metrics.watch("bones_sockets", "Open WebSockets",
@@ -239,13 +243,12 @@ class Hub:
         return await asyncio.get_running_loop().run_in_executor(self.readers,
                                                                  partial(call, *args))
 
-    def _write(self, call: Callable[..., T], *args: Any) -> T:
-        """Writes run in the event loop, not a thread: one is short (about 0.5 ms), and
-        a hop to a writer thread waits on the GIL, which took a move's p99 from 4 to
-        180 ms at 64 busy tables. The store fails fast instead of hanging (its timeouts,
-        ``store._engine``), so an outage costs a refused write, not a stalled loop."""
-        with self.metrics.write.time():
-            return call(*args)
+    async def _write(self, call: Callable[..., T], *args: Any) -> T:
+        """A write other than a move's, in order with them (``writer.py``): in place on
+        SQLite, on the writer's thread on PostgreSQL, so that the loop serves sockets
+        while the database commits. The store fails fast instead of hanging (its
+        timeouts, ``store._engine``), so an outage costs a refused write, not a stall."""
+        return await self.writer.call(call, *args)
 
     # -- start-up and shut-down ----------------------------------------------------------
 
@@ -273,7 +276,7 @@ class Hub:
                 log.exception("table %s could not be rebuilt from its log", saved.id)
                 continue
             if table.status == "over":
-                self._write(self.store.finish, table.id, table.game())
+                await self._write(self.store.finish, table.id, table.game())
                 continue
             live = self.tables[table.id] = _Live(table, list(saved.events))
             await self._begin(live)
@@ -299,6 +302,7 @@ class Hub:
         if self.cluster is not None:
             await self.cluster.close()
         self.readers.shutdown(wait=False, cancel_futures=True)
+        self.writer.close()
         self.brains.close()
 
     # -- tables --------------------------------------------------------------------------
@@ -347,7 +351,7 @@ class Hub:
         if self.cluster is not None:
             await self.cluster.claim(table.id)
         try:
-            self._write(self.store.create, table.id, table.config(),
+            await self._write(self.store.create, table.id, table.config(),
                         [s.stored() for s in table.seats])
         except Exception as error:
             log.warning("the store refused a new table: %s", error)
@@ -433,7 +437,7 @@ class Hub:
             table = live.table
             number = table.join(player, hashed, seat, invite)
             try:
-                self._write(self.store.take_seat, table.id, number, player.name, hashed,
+                await self._write(self.store.take_seat, table.id, number, player.name, hashed,
                             player.account)
             except ValueError:
                 table.seats[number].take(None, None)
@@ -463,7 +467,7 @@ class Hub:
             table = live.table
             seat, who = table.leave(token)
             try:
-                self._write(self.store.free_seat, table.id, seat)
+                await self._write(self.store.free_seat, table.id, seat)
             except Exception as error:
                 table.seats[seat].take(who, hash_token(token))  # as the store still has it
                 log.warning("table %s: the store refused a seat left: %s", table.id, error)
@@ -547,7 +551,7 @@ class Hub:
         live = self.tables[table_id] = _Live(table, list(saved.events))
         if table.status == "over":
             if not saved.finished:  # its end was not stored with its last move (old store)
-                self._write(self.store.finish, table.id, table.game())
+                await self._write(self.store.finish, table.id, table.game())
             if self.cluster is not None:
                 await self.cluster.closed(table_id)
         else:
@@ -791,7 +795,7 @@ class Hub:
             return
         room = "spectators" if conn.seat is None else "players"
         try:
-            line = self._write(self.chat.say, live.table.id, room, who, text)
+            line = await self._write(self.chat.say, live.table.id, room, who, text)
         except Exception as error:
             log.warning("table %s: the store refused a chat line: %s", live.table.id, error)
             await self._error(conn, "unavailable", "the line could not be kept; say it again")
@@ -887,8 +891,9 @@ class Hub:
             return True
         ending = table.status == "over" and entries[0][0] not in AFTER_THE_END
         game = table.game() if ending else None
+        written = self.writer.append(table.id, table.logged, entries, game)
         try:
-            self._write(self.store.append, table.id, table.logged, entries, game)
+            stopped = await seen_through(written)
         except IntegrityError as error:
             if self.cluster is None:
                 raise
@@ -908,8 +913,10 @@ class Hub:
         table.logged += len(entries)
         if game is not None:
             self._finished(live)
-            if self.cluster is not None:
-                await self.cluster.closed(table.id)
+        if stopped:  # the log and the count now match what was stored
+            raise asyncio.CancelledError
+        if game is not None and self.cluster is not None:
+            await self.cluster.closed(table.id)
         return True
 
     def _finished(self, live: _Live) -> None:
@@ -1087,7 +1094,10 @@ class Hub:
                 await self._drop(table_id)
             elif (table.status == "waiting"
                   and (wall - table.created).total_seconds() >= self.settings.waiting_ttl):
-                self._write(self.store.expire, table_id)
+                async with live.lock:  # nobody takes a seat while it expires
+                    if table.status != "waiting":
+                        continue
+                    await self._write(self.store.expire, table_id)
                 if self.cluster is not None:
                     await self.cluster.closed(table_id)
                 await self._drop(table_id, 4410, "the table waited too long")
