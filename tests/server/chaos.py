@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 import redis
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from bones import Match
 from tests.server.knowledge import check_message
@@ -125,7 +125,8 @@ def play_through(alive: Callable[[], list[Server]], table: str, token: str,
     while time.monotonic() < deadline:
         try:
             client = rng.choice(alive()).socket(table, token)
-        except (ConnectionClosed, InvalidStatus, OSError, IndexError):
+        except (ConnectionClosed, InvalidHandshake, OSError, IndexError):  # a process killed
+            # mid-handshake answers no status line at all (InvalidMessage)
             time.sleep(0.25)
             continue
         try:
