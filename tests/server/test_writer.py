@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy.engine import Connection
@@ -42,6 +43,9 @@ def test_tables_written_at_once_are_all_kept_in_order(store_url: str) -> None:
     asyncio.run(play())
     writer.close()
     assert _logs(store) == {f"t{n}": [(s, f"{n}.{s}") for s in range(3)] for n in range(20)}
+    moments = [e.at for saved in store.open_tables() for e in saved.events]
+    assert all(at is not None and abs((datetime.now(UTC) - at).total_seconds()) < 60
+               for at in moments)  # stored in UTC and read back with the zone
 
 
 def test_a_number_taken_twice_refuses_that_table_alone(

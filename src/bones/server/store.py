@@ -17,7 +17,9 @@ call costs the same with ten games stored or ten million.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -147,14 +149,19 @@ class Store:
 
     @staticmethod
     def append_moves(connection: Connection, appends: Sequence[Append]) -> None:
-        """Appends that end no game, on a connection in autocommit mode, as one statement:
-        all or none as a transaction is, in one round trip where a transaction takes three
-        or four (the writer's on PostgreSQL: each is a wait for the GIL under load)."""
+        """Appends that end no game, on a PostgreSQL connection in autocommit mode, as
+        one statement: all or none as a transaction is, in one round trip where a
+        transaction takes three or four (the writer's: each is a wait for the GIL under
+        load). The statement goes to the driver as it is: built by SQLAlchemy at each
+        call it cost 460-560 µs of CPU for two moves, as it is 145-155."""
         if any(one.game is not None for one in appends):
             raise ValueError("a game's end is kept in a transaction: use append_all")
         rows = _rows(appends)
         if rows:
-            connection.execute(insert(EventRow).values(rows))
+            connection.exec_driver_sql(_many(len(rows)), tuple(
+                value for row in rows for value in (
+                    row["table_id"], row["seq"], row["kind"], row["seat"],
+                    json.dumps(row["data"]), row["at"])))
 
     def finish(self, table_id: str, game: dict[str, Any]) -> None:
         """The match is over: keep its record and mark the table finished (once)."""
@@ -269,6 +276,15 @@ class Store:
 
 
 _EVENTS = insert(EventRow)
+
+
+@functools.lru_cache(maxsize=64)
+def _many(count: int) -> str:
+    """The SQL of an insert of ``count`` events, in the driver's style (psycopg's)."""
+    columns = ("table_id", "seq", "kind", "seat", "data", "at")
+    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    return (f"INSERT INTO {EventRow.__tablename__} ({', '.join(columns)}) "
+            f"VALUES {', '.join([row] * count)}")
 
 
 def _rows(appends: Sequence[Append]) -> list[dict[str, Any]]:
