@@ -300,7 +300,8 @@ def _account_of(name: str) -> Any:
 
 WAIT = 1.0
 """Seconds a write may wait for a locked file or an unreachable database before it is
-refused: the server writes in its event loop and answers ``unavailable`` instead."""
+refused: a move waits on its write (in the event loop on SQLite, on the writer's thread
+on PostgreSQL), so the server answers ``unavailable`` instead of hanging."""
 
 
 def _engine(url: str) -> Engine:
