@@ -25,7 +25,9 @@ turn of the busy loop: median 200-230 ms). SQLite's commit does not wait for a d
 >>> writer = Writer(store)
 >>> async def move() -> None:
 ...     await writer.append("t1", 0, [("move", 0, {"move": "6-6"})])
->>> asyncio.run(move())
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> with ThreadPoolExecutor() as thread:  # (an event loop of its own, wherever this runs)
+...     thread.submit(asyncio.run, move()).result()
 >>> [e.kind for e in store.open_tables()[0].events]
 ['move']
 """
