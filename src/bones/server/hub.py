@@ -352,7 +352,7 @@ class Hub:
             await self.cluster.claim(table.id)
         try:
             await self._write(self.store.create, table.id, table.config(),
-                        [s.stored() for s in table.seats])
+                              [s.stored() for s in table.seats])
         except Exception as error:
             log.warning("the store refused a new table: %s", error)
             raise Unavailable("the table could not be saved just now; try again") from None
@@ -437,8 +437,8 @@ class Hub:
             table = live.table
             number = table.join(player, hashed, seat, invite)
             try:
-                await self._write(self.store.take_seat, table.id, number, player.name, hashed,
-                            player.account)
+                await self._write(self.store.take_seat, table.id, number, player.name,
+                                  hashed, player.account)
             except ValueError:
                 table.seats[number].take(None, None)
                 raise

@@ -140,11 +140,11 @@ class Store:
         with self.engine.begin() as connection:
             if rows:
                 connection.execute(_EVENTS, rows)
-            ending = [one for one in appends if one.game is not None]
+            ending = [(one.table_id, one.game) for one in appends if one.game is not None]
             if ending:
                 with Session(connection) as session:
-                    for one in ending:
-                        self._finish(session, one.table_id, one.game or {})
+                    for table_id, game in ending:
+                        self._finish(session, table_id, game)
                     session.flush()
 
     @staticmethod
@@ -159,9 +159,8 @@ class Store:
         rows = _rows(appends)
         if rows:
             connection.exec_driver_sql(_many(len(rows)), tuple(
-                value for row in rows for value in (
-                    row["table_id"], row["seq"], row["kind"], row["seat"],
-                    json.dumps(row["data"]), row["at"])))
+                json.dumps(row[column]) if column == "data" else row[column]
+                for row in rows for column in _COLUMNS))
 
     def finish(self, table_id: str, game: dict[str, Any]) -> None:
         """The match is over: keep its record and mark the table finished (once)."""
@@ -278,12 +277,15 @@ class Store:
 _EVENTS = insert(EventRow)
 
 
+_COLUMNS = ("table_id", "seq", "kind", "seat", "data", "at")
+"""An event row's columns, as ``_rows`` makes them and ``_many`` lists them."""
+
+
 @functools.lru_cache(maxsize=64)
 def _many(count: int) -> str:
     """The SQL of an insert of ``count`` events, in the driver's style (psycopg's)."""
-    columns = ("table_id", "seq", "kind", "seat", "data", "at")
-    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
-    return (f"INSERT INTO {EventRow.__tablename__} ({', '.join(columns)}) "
+    row = "(" + ", ".join(["%s"] * len(_COLUMNS)) + ")"
+    return (f"INSERT INTO {EventRow.__tablename__} ({', '.join(_COLUMNS)}) "
             f"VALUES {', '.join([row] * count)}")
 
 
