@@ -8,12 +8,14 @@ import asyncio
 import random
 import tempfile
 import threading
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
 from bones.rules import Rules
@@ -21,7 +23,7 @@ from bones.server.accounts import Accounts
 from bones.server.hub import Hub, Settings
 from bones.server.schema import AccountRow
 from bones.server.stats import lines, name_key
-from bones.server.store import Store
+from bones.server.store import Append, Store
 from bones.server.table import Seat, Table
 
 
@@ -86,6 +88,31 @@ def test_moments_come_back_with_their_zone(tmp_path: Path) -> None:
     store.create("z", {"rules": {}}, [])
     saved = store.table("z")
     assert saved is not None and saved.created.tzinfo is not None
+
+
+@pytest.mark.parametrize("style", ["driver's own", "named"])
+def test_a_log_reads_back_as_written(store_url: str, style: str,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Moves go to the driver as plain SQL, their values bound by the columns' types; a
+    driver of a style without a plain form (``named`` here) gets SQLAlchemy's insert. Both
+    read back as the entries written, with their moment in UTC."""
+    store = Store(store_url)
+    if style == "named":
+        if store.engine.dialect.name != "sqlite":
+            pytest.skip("a paramstyle this driver also accepts is SQLite's")
+        monkeypatch.setattr(store, "engine", create_engine(store_url, paramstyle="named"))
+    store.create("log", {"rules": {}}, [])
+    entries = [("deal", None, {"tiles": [[6, 6], [0, 1]], "note": "é"}),
+               ("move", 0, {"move": "6-6"})]
+    store.append("log", 0, entries[:1])
+    with store.engine.connect() as connection:
+        Store.append_moves(connection, [Append("log", 1, entries[1:])])
+        connection.commit()
+    saved = store.table("log")
+    assert saved is not None
+    assert [(e.seq, e.kind, e.seat, e.data) for e in saved.events] == [
+        (n, *entry) for n, entry in enumerate(entries)]
+    assert all(e.at is not None and e.at.utcoffset() == timedelta(0) for e in saved.events)
 
 
 GAMES = st.lists(st.tuples(
