@@ -1,23 +1,26 @@
 """What the server spends on a move, counted in instructions rather than timed.
 
 CPU seconds on this machine (a virtual one, two cores shared with the load) vary by 15%
-from run to run under the same load, so a change worth 5% of a move is lost in them.
-Valgrind's callgrind counts the instructions a process runs, the same within about 1%
-from run to run: this runs ``bones serve`` (SQLite, the embedded default, no worker
-processes) under it, plays a few games to warm it, then plays ``--games`` two-player
-draw games, one after another, between scripted humans who answer at once. Each game's
-count is read in two parts: its arrival (two HTTP posts, two sockets opened, the last
-game's closed) and its play (every move read, stored and sent to both seats; the game's
-end kept), so that a game's fixed cost does not count as its moves' (deals differ in
-length). Each ``--src`` is another checkout's ``src`` to measure beside this one (the
-first is the reference for the ratios).
+from run to run under the same load (1.33-1.81 ms a move, one server, the same code), so
+a change worth 5% of a move is lost in them. Valgrind's callgrind counts the
+instructions a process runs; they still vary, since what the server does depends on
+timing (its timers, how many events a turn of the loop takes, when the collector runs),
+but about three times less: 2.32-2.54 M a move over three runs of one checkout. This
+runs ``bones serve`` (SQLite, the embedded default, no worker processes) under it, plays
+a few games to warm it, then plays ``--games`` two-player draw games, one after another,
+between scripted humans who answer at once. Each game's count is read in two parts: its
+arrival (two HTTP posts, two sockets opened, the last game's closed) and its play (every
+move read, stored and sent to both seats; the game's end kept), so that a game's fixed
+cost does not count as its moves' (deals differ in length). Each ``--src`` is another
+checkout's ``src`` to measure beside this one (the first is the reference for the
+ratios).
 
     python bench/cost.py --games 40
     python bench/cost.py --games 40 --src /tmp/base/src
 
-Needs Debian's ``valgrind``; a run takes a minute or two (the server runs some 50 times
-slower under it). Instructions leave out the kernel's work (the socket calls), which no
-change to bones' Python moves.
+Needs Debian's ``valgrind``; a run of 30 games takes about two minutes a checkout (the
+server runs some 50 times slower under it). Instructions leave out the kernel's work
+(the socket calls), which no change to bones' Python moves.
 """
 
 from __future__ import annotations
