@@ -168,16 +168,12 @@ class Store:
 
     def expire(self, table_id: str) -> None:
         """A table that waited too long for its players closes without a game."""
-        with Session(self.engine) as session, session.begin():
-            session.execute(update(TableRow).where(TableRow.id == table_id,
-                                                   TableRow.finished.is_(None))
-                            .values(finished=now()))
+        with self.engine.begin() as connection:
+            _close(connection, table_id, now())
 
     def _finish(self, connection: Connection, table_id: str, game: dict[str, Any]) -> None:
         finished = now()
-        marked = connection.execute(update(TableRow).where(
-            TableRow.id == table_id, TableRow.finished.is_(None)).values(finished=finished))
-        if marked.rowcount != 1:  # no such table, or its game is kept already
+        if not _close(connection, table_id, finished):  # its game is kept already
             return
         connection.execute(insert(GameRow).values(table_id=table_id, finished=finished,
                                                   **game))
@@ -302,6 +298,14 @@ def _many(count: int, marker: str) -> str:
     row = "(" + ", ".join([marker] * len(_COLUMNS)) + ")"
     return (f"INSERT INTO {EventRow.__tablename__} ({', '.join(_COLUMNS)}) "
             f"VALUES {', '.join([row] * count)}")
+
+
+def _close(connection: Connection, table_id: str, at: datetime) -> bool:
+    """Mark a table finished at ``at``, once: False if there is no such table or it was
+    finished already."""
+    done = connection.execute(update(TableRow).where(
+        TableRow.id == table_id, TableRow.finished.is_(None)).values(finished=at))
+    return done.rowcount == 1
 
 
 def _insert(connection: Connection, rows: list[tuple[Any, ...]]) -> None:
