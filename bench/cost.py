@@ -49,7 +49,7 @@ from websockets.asyncio.client import ClientConnection, connect
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from server import LIFTED  # noqa: E402
+from server import HUMANS, LIFTED  # noqa: E402
 
 WARM = 4
 """Games played before counting: imports, caches and the store's first pages."""
@@ -73,9 +73,7 @@ async def _seat(ws: ClientConnection, rng: random.Random) -> int:
 
 async def _game(http: httpx.AsyncClient, ws_url: str, seed: int,
                 arrived: Callable[[], None]) -> int:
-    made = (await http.post("/api/tables", json={
-        "variant": "draw", "options": {"players": 2, "target": None},
-        "seats": [{"kind": "human", "name": "A"}, {"kind": "human"}]})).json()
+    made = (await http.post("/api/tables", json=HUMANS)).json()
     table, secret = made["table"]["id"], made["invite"].split("#invite=")[1]
     joined = (await http.post(f"/api/tables/{table}/join",
                               json={"name": "B", "invite": secret})).json()

@@ -57,7 +57,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from server import LIFTED  # noqa: E402
+from server import HUMANS, LIFTED  # noqa: E402
 
 WARM = 40.0
 """Seconds of ramping up before measuring: the tables start spread over the first 30, as
@@ -231,9 +231,7 @@ async def _table(kind: str, http: _Http, figures: Figures, rng: random.Random,
     while time.monotonic() < stop:
         maker = rng.choice(urls)
         if kind == "humans":
-            made = await http.post(maker, "/api/tables", {
-                "variant": "draw", "options": {"players": 2, "target": None},
-                "seats": [{"kind": "human", "name": "A"}, {"kind": "human"}]})
+            made = await http.post(maker, "/api/tables", HUMANS)
             table = made["table"]["id"]
             secret = made["invite"].split("#invite=")[1]
             joined = await http.post(rng.choice(urls), f"/api/tables/{table}/join",

@@ -56,6 +56,9 @@ HERE = Path(__file__).resolve().parent
 LIFTED = ["--rest-rate", "1000000", "--tables-per-address", "1000000",
           "--sockets-per-address", "1000000"]
 """Every client of a benchmark comes from one address: the per-address limits are off."""
+HUMANS = {"variant": "draw", "options": {"players": 2, "target": None},
+          "seats": [{"kind": "human", "name": "A"}, {"kind": "human"}]}
+"""A single-round draw game between two people: the maker sits, the other joins."""
 TABLE = {"variant": "draw", "options": {"players": 2, "target": None}, "bot_delay": 0,
          "seats": [{"kind": "human", "name": "Bench"}, {"kind": "bot", "level": "easy"}]}
 
