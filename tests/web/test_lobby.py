@@ -44,10 +44,10 @@ def test_a_stranger_finds_a_table_in_the_lobby_and_sits_down(web: Server,
     page.wait_for_selector("#table[data-status=playing]")
     assert stranger.url.endswith(f"/t/{table}")
     # the table has the form's clock (15 s a move, a 2-minute bank), counting down
-    clock = stranger.locator("#clock")
-    stranger.wait_for_function("() => /^0:1\\d \\(\\+2:00\\)$/.test("
-                               "document.querySelector('#clock')?.textContent || '')")
-    first = float(clock.get_attribute("data-move") or 0)
+    first = stranger.wait_for_function(  # the text and its seconds read together
+        "() => { const c = document.querySelector('#clock');"
+        " return /^0:1\\d \\(\\+2:00\\)$/.test(c?.textContent || '') && +c.dataset.move; }"
+    ).json_value()
     stranger.wait_for_function("m => +(document.querySelector('#clock')?.dataset.move ?? m) < m",
                                arg=first)
     watching.close()

@@ -275,6 +275,7 @@ export class TableScreen {
     this.resize.observe(section.querySelector(".board-wrap"));
     this.drawBoard();
     this.renderStatus();
+    this.showClock();  // a new clock must not blink empty until the next tick
     this.refocus(focus, myTurnNow && !this.wasMyTurn);
     this.wasMyTurn = myTurnNow;
   }
