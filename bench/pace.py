@@ -115,7 +115,7 @@ class Site:
         self.stores: list[tuple[str, Path]] = []
 
     def start(self) -> Site:
-        flags = ["--bot-delay", "0.8", "--rate", "100000", *LIFTED]
+        flags = ["--bot-delay", "0.8", *LIFTED]
         if self.processes == 1:
             db = f"sqlite:///{self.folder / 'pace.db'}"
             flags += ["--bot-workers", str(self.bot_workers)]
