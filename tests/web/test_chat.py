@@ -91,3 +91,20 @@ def test_the_lobby_chat(web: Server, browser: Browser) -> None:
                                ".some((e) => e.textContent === t)", arg=line)
     one.close()
     two.close()
+
+
+def test_a_chat_box_keeps_lines_in_the_order_said(web: Server, browser: Browser) -> None:
+    # A socket hears lines live from the moment it is registered, before the lines said
+    # earlier are read back: a live line may arrive first, and one may come twice.
+    context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.goto(f"{web.url}/")
+    shown = page.evaluate("""async () => {
+        const { ChatBox } = await import('/static/chat.js');
+        const box = new ChatBox(() => {}, 'lobby', true);
+        const line = (id) => ({ id, room: 'lobby', name: 'A', text: `line ${id}`, at: '' });
+        for (const id of [3, 1, 2, 3, 1]) box.add(line(id));
+        return [...box.element.querySelectorAll('.chat-text')].map((e) => e.textContent);
+    }""")
+    assert shown == ["line 1", "line 2", "line 3"]
+    context.close()

@@ -77,9 +77,12 @@ class Lobby:
         line, until it closes; ``viewer`` (signed in) may chat."""
         await ws.accept()
         await ws.send_text((await self.snapshot()).model_dump_json())
+        # Heard from here on before the lines already said are read: a line said while
+        # they are read comes live or with them (the page drops the one it has), never not
+        # at all.
+        self.sockets.add(ws)
         for line in await asyncio.to_thread(self.chat.recent, None, {"lobby"}):
             await ws.send_text(line.model_dump_json())
-        self.sockets.add(ws)
         talk = Bucket(RATE, BURST)
         try:
             while True:

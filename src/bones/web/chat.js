@@ -29,7 +29,9 @@ export class ChatBox {
 
   add(line) {
     if (this.lines.some((l) => l.id === line.id)) return;  // heard again after a reconnect
-    this.lines.push(line);
+    // in the order said: a line said as the box opens may come before the older ones
+    const after = this.lines.findIndex((l) => l.id > line.id);
+    this.lines.splice(after < 0 ? this.lines.length : after, 0, line);
     if (!this.open && !muted().has(line.name)) this.unread += 1;
     this.render();
   }
