@@ -3,8 +3,8 @@ this machine carries while a move still reaches everyone at once.
 
 Every scripted human moves 2 s ± 50% after its turn comes, as people do. Two kinds:
 
-- ``humans``: 2-player single-round draw games between two scripted humans, each socket
-  at a random app process (as a proxy would spread them);
+- ``humans``: 2-player draw games between two scripted humans, each socket at a random
+  app process (as a proxy would spread them);
 - ``kozel``: Kozel, one scripted human and three Hard bots (the site's bot delay and
   think floor), the bots thinking in worker processes. Also the bots' CPU seconds per
   table and second, and from it the tables two cores could carry at most.
@@ -17,7 +17,10 @@ One app process is the embedded default (SQLite, its own worker pool); two or th
 share a throwaway PostgreSQL and Redis (started here) with ``bones worker`` thinking for
 the bots. The load generator runs in its own process and reports its event loop's lag
 (if it lags, the figures measure the generator). A finished table is replaced by a new
-one. Results go to ``bench/pace-KIND.csv`` and ``bench/pace-KIND.png``; the stores live
+one. A table plays one round, or with ``--target`` a match to that many points (the
+site's default table, 100): between rounds each human says it is ready at the same pace,
+and a table's arrival (made, joined, its sockets opened) is shared by the match's
+rounds. Results go to ``bench/pace-KIND.csv`` and ``bench/pace-KIND.png``; the stores live
 in ``$PACE_DIR`` (``/tmp`` by default).
 
     python bench/pace.py humans --processes 1,2,3 --tables 250,500,1000
@@ -181,8 +184,11 @@ class Figures:
 
 async def _human(ws: ClientConnection, figures: Figures, rng: random.Random,
                  stop: float) -> None:
-    """Play one seat at a person's pace; time each move until the state showing it."""
+    """Play one seat at a person's pace; time each move until the state showing it. At
+    a round's end of a match it says it is ready for the next as a person does, after a
+    look at the hands (the same pace)."""
     sent: float | None = None
+    readied = False
     async for raw in ws:
         message = json.loads(raw)
         if message["type"] != "state":
@@ -191,9 +197,16 @@ async def _human(ws: ClientConnection, figures: Figures, rng: random.Random,
             if figures.measuring:
                 figures.latency.append(time.perf_counter() - sent)
             sent = None
-        view = message["view"]
-        if message["table"]["status"] != "playing" or time.monotonic() > stop:
+        view, status = message["view"], message["table"]["status"]
+        if status not in ("playing", "between") or time.monotonic() > stop:
             return
+        if status == "between":
+            if not readied and message["you"] not in message["table"]["ready"]:
+                readied = True
+                await asyncio.sleep(rng.uniform(1.0, 3.0))
+                await ws.send(json.dumps({"v": 1, "type": "ready"}))
+            continue
+        readied = False
         if view["turn"] == message["you"] and view["legal_moves"]:
             await asyncio.sleep(rng.uniform(1.0, 3.0))
             move = rng.choice(view["legal_moves"])
@@ -226,12 +239,13 @@ class _Http:
 
 
 async def _table(kind: str, http: _Http, figures: Figures, rng: random.Random,
-                 stop: float, affine: bool) -> None:
+                 stop: float, affine: bool, target: int | None) -> None:
     urls = list(http.clients)
     while time.monotonic() < stop:
         maker = rng.choice(urls)
         if kind == "humans":
-            made = await http.post(maker, "/api/tables", HUMANS)
+            made = await http.post(maker, "/api/tables", {
+                **HUMANS, "options": {**HUMANS["options"], "target": target}})
             table = made["table"]["id"]
             secret = made["invite"].split("#invite=")[1]
             joined = await http.post(rng.choice(urls), f"/api/tables/{table}/join",
@@ -239,7 +253,7 @@ async def _table(kind: str, http: _Http, figures: Figures, rng: random.Random,
             tokens = [made["token"], joined["token"]]
         else:
             made = await http.post(maker, "/api/tables", {
-                "variant": "kozel", "options": {"target": None},
+                "variant": "kozel", "options": {"target": target},
                 "seats": [{"kind": "human", "name": "A"}] + [
                     {"kind": "bot", "level": "hard"}] * 3})
             table, tokens = made["table"]["id"], [made["token"]]
@@ -268,7 +282,7 @@ async def _lag(figures: Figures, stop: float) -> None:
 
 
 async def _generate(kind: str, urls: list[str], tables: int, seconds: float,
-                    affine: bool) -> Figures:
+                    affine: bool, target: int | None) -> Figures:
     figures = Figures()
     start = time.monotonic()
     stop = start + WARM + seconds
@@ -279,7 +293,7 @@ async def _generate(kind: str, urls: list[str], tables: int, seconds: float,
         await asyncio.sleep(rng.uniform(0, 0.75 * WARM))
         while time.monotonic() < stop:
             with contextlib.suppress(Exception):  # a refused table: the next one
-                await _table(kind, http, figures, rng, stop, affine)
+                await _table(kind, http, figures, rng, stop, affine, target)
             await asyncio.sleep(rng.uniform(*BREAK))
 
     async def measure() -> None:
@@ -295,14 +309,14 @@ async def _generate(kind: str, urls: list[str], tables: int, seconds: float,
 
 
 def generate(kind: str, urls: list[str], tables: int, seconds: float, affine: bool,
-             out: multiprocessing.Queue[dict[str, Any]]) -> None:
+             target: int | None, out: multiprocessing.Queue[dict[str, Any]]) -> None:
     """The load generator's process: play, then send back what it measured. It holds
     as many sockets as the site, so it takes the site's collector settings: its own
     pauses would count as the site's."""
     from bones.server.memory import settle
 
     settle()
-    figures = asyncio.run(_generate(kind, urls, tables, seconds, affine))
+    figures = asyncio.run(_generate(kind, urls, tables, seconds, affine, target))
     out.put({"moves": figures.moves, "samples": len(figures.latency),
              "p50_ms": 1000 * pct(figures.latency, 0.5),
              "p99_ms": 1000 * pct(figures.latency, 0.99),
@@ -313,7 +327,8 @@ def generate(kind: str, urls: list[str], tables: int, seconds: float, affine: bo
 
 
 def level(kind: str, processes: int, tables: int, seconds: float,
-          bot_workers: int = 1, affine: bool = False) -> dict[str, Any]:
+          bot_workers: int = 1, affine: bool = False,
+          target: int | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(dir=os.environ.get("PACE_DIR", "/tmp")) as folder:
         site = Site(processes, Path(folder), bot_workers).start()
         try:
@@ -321,7 +336,7 @@ def level(kind: str, processes: int, tables: int, seconds: float,
             out: multiprocessing.Queue[dict[str, Any]] = context.Queue()
             generator = context.Process(target=generate,
                                         args=(kind, site.urls, tables, seconds, affine,
-                                              out))
+                                              target, out))
             generator.start()
             time.sleep(WARM)
             apps0, bots0 = site.cpu()
@@ -337,7 +352,8 @@ def level(kind: str, processes: int, tables: int, seconds: float,
         finally:
             site.stop()
     bots_per_table = (bots1 - bots0) / elapsed / tables
-    return {"kind": kind, "processes": processes, "tables": tables, **result,
+    return {"kind": kind, "processes": processes, "tables": tables, "target": target,
+            **result,
             "server_p99_ms": max(s["latency_ms"]["p99"] or 0.0 for s in server),
             "loop_lag_p99_ms": max(s["loop_lag_ms"]["p99"] or 0.0 for s in server),
             "moves_per_s": result["moves"] / seconds,
@@ -356,6 +372,9 @@ def main() -> None:
     parser.add_argument("--affine", action="store_true",
                         help="a table's sockets go to the process that made it, as a proxy "
                              "routing by table would, instead of to any process")
+    parser.add_argument("--target", type=int, choices=[50, 100, 150], default=None,
+                        help="tables play matches to this many points (the site's default "
+                             "is 100), not single rounds")
     args = parser.parse_args()
     counts = [int(n) for n in args.processes.split(",")]
     levels = [int(n) for n in args.tables.split(",")]
@@ -368,11 +387,12 @@ def main() -> None:
         for processes in counts:
             for tables in levels:
                 rows.append(level(args.kind, processes, tables, args.seconds,
-                                  args.bot_workers, args.affine))
+                                  args.bot_workers, args.affine, args.target))
                 progress.advance(task)
     show(console, rows)
     name = args.kind if args.bot_workers == 1 else f"{args.kind}-{args.bot_workers}-workers"
     name += "-affine" if args.affine else ""
+    name += f"-to-{args.target}" if args.target else ""
     write(rows, HERE / f"pace-{name}.csv", HERE / f"pace-{name}.png")
 
 
