@@ -57,8 +57,8 @@ LIFTED = ["--rest-rate", "1000000", "--tables-per-address", "1000000",
           "--sockets-per-address", "1000000", "--rate", "100000"]
 """Every client of a benchmark comes from one address, and its scripted players answer
 faster than people: the per-address limits and a seat's message rate are off."""
-HUMANS = {"variant": "draw", "options": {"players": 2, "target": None},
-          "seats": [{"kind": "human", "name": "A"}, {"kind": "human"}]}
+HUMANS: dict[str, Any] = {"variant": "draw", "options": {"players": 2, "target": None},
+                         "seats": [{"kind": "human", "name": "A"}, {"kind": "human"}]}
 """A single-round draw game between two people: the maker sits, the other joins."""
 TABLE = {"variant": "draw", "options": {"players": 2, "target": None}, "bot_delay": 0,
          "seats": [{"kind": "human", "name": "Bench"}, {"kind": "bot", "level": "easy"}]}
