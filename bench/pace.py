@@ -177,6 +177,8 @@ class Figures:
         self.latency: list[float] = []
         self.lag: list[float] = []
         self.moves = 0
+        self.arrivals = 0
+        """Tables made while measuring: with ``--target``, far fewer than rounds."""
         self.measuring = False
         self.cpu = 0.0
         """The generator's own CPU over the measured window, in cores."""
@@ -257,6 +259,8 @@ async def _table(kind: str, http: _Http, figures: Figures, rng: random.Random,
                 "seats": [{"kind": "human", "name": "A"}] + [
                     {"kind": "bot", "level": "hard"}] * 3})
             table, tokens = made["table"]["id"], [made["token"]]
+        if figures.measuring:
+            figures.arrivals += 1
         sockets = [connect(f"{(maker if affine else rng.choice(urls)).replace('http', 'ws', 1)}"
                            f"/ws/{table}"
                            f"?token={token}", max_size=2**22) for token in tokens]
@@ -317,7 +321,8 @@ def generate(kind: str, urls: list[str], tables: int, seconds: float, affine: bo
 
     settle()
     figures = asyncio.run(_generate(kind, urls, tables, seconds, affine, target))
-    out.put({"moves": figures.moves, "samples": len(figures.latency),
+    out.put({"moves": figures.moves, "arrivals": figures.arrivals,
+             "samples": len(figures.latency),
              "p50_ms": 1000 * pct(figures.latency, 0.5),
              "p99_ms": 1000 * pct(figures.latency, 0.99),
              "lag_p99_ms": 1000 * pct(figures.lag, 0.99), "generator_cpu": figures.cpu})
@@ -357,6 +362,7 @@ def level(kind: str, processes: int, tables: int, seconds: float,
             "server_p99_ms": max(s["latency_ms"]["p99"] or 0.0 for s in server),
             "loop_lag_p99_ms": max(s["loop_lag_ms"]["p99"] or 0.0 for s in server),
             "moves_per_s": result["moves"] / seconds,
+            "arrivals_per_s": result["arrivals"] / seconds,
             "app_cpu": (apps1 - apps0) / elapsed, "bot_cpu": (bots1 - bots0) / elapsed,
             "limit": 2 / bots_per_table if kind == "kozel" and bots_per_table > 0 else None}
 
@@ -399,13 +405,14 @@ def main() -> None:
 def show(console: Console, rows: list[dict[str, Any]]) -> None:
     kind = rows[0]["kind"]
     out = Table(title=f"{kind}: a move to its broadcast, at a person's pace")
-    for name in ("processes", "tables", "human moves/s", "p50 ms", "p99 ms",
+    for name in ("processes", "tables", "human moves/s", "new tables/s", "p50 ms", "p99 ms",
                  "server p99 ms", "server lag p99 ms", "generator lag p99 ms", "app CPU",
                  "bots CPU", "generator CPU",
                  "table limit"):
         out.add_column(name, justify="right")
     for r in rows:
         out.add_row(str(r["processes"]), str(r["tables"]), f"{r['moves_per_s']:.0f}",
+                    f"{r['arrivals_per_s']:.1f}",
                     f"{r['p50_ms']:.1f}", f"{r['p99_ms']:.1f}", f"{r['server_p99_ms']:.1f}",
                     f"{r['loop_lag_p99_ms']:.1f}", f"{r['lag_p99_ms']:.1f}",
                     f"{r['app_cpu']:.2f}", f"{r['bot_cpu']:.2f}", f"{r['generator_cpu']:.2f}",
