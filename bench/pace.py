@@ -20,8 +20,11 @@ the bots. The load generator runs in its own process and reports its event loop'
 one. A table plays one round, or with ``--target`` a match to that many points (the
 site's default table, 100): between rounds each human says it is ready at the same pace,
 and a table's arrival (made, joined, its sockets opened) is shared by the match's
-rounds. Results go to ``bench/pace-KIND.csv`` and ``bench/pace-KIND.png``; the stores live
-in ``$PACE_DIR`` (``/tmp`` by default).
+rounds. A match lasts minutes (between scripted humans a 2-player draw match to 100
+takes about 170 moves, 6 minutes; Kozel about 110, 2-3 minutes), so give ``--warm``
+about that long: the first tables then end, and new ones come, as steadily as later.
+Results go to ``bench/pace-KIND.csv`` and ``bench/pace-KIND.png``; the stores live in
+``$PACE_DIR`` (``/tmp`` by default).
 
     python bench/pace.py humans --processes 1,2,3 --tables 250,500,1000
     python bench/pace.py kozel --processes 1,2 --tables 10,20,40
@@ -47,6 +50,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -63,8 +67,8 @@ sys.path.insert(0, str(HERE))
 from server import HUMANS, LIFTED  # noqa: E402
 
 WARM = 40.0
-"""Seconds of ramping up before measuring: the tables start spread over the first 30, as
-people arrive, not all in one second."""
+"""Seconds of ramping up before measuring (``--warm``): the tables start spread over the
+first three quarters, as people arrive, not all in one second."""
 BREAK = (2.0, 20.0)
 """Seconds a table's players take before the next game, at random: finished tables are
 not all replaced in one wave."""
@@ -240,12 +244,25 @@ class _Http:
             await client.aclose()
 
 
-async def _table(kind: str, http: _Http, figures: Figures, rng: random.Random,
-                 stop: float, affine: bool, target: int | None) -> None:
-    urls = list(http.clients)
+@dataclass(frozen=True)
+class Plan:
+    """What the load generator plays: ``tables`` at once of ``kind``, each a round or a
+    match to ``target``, measured for ``seconds`` after ``warm`` seconds of arrivals."""
+
+    kind: str
+    tables: int
+    seconds: float
+    affine: bool = False
+    target: int | None = None
+    warm: float = WARM
+
+
+async def _table(plan: Plan, http: _Http, figures: Figures, rng: random.Random,
+                 stop: float) -> None:
+    urls, target = list(http.clients), plan.target
     while time.monotonic() < stop:
         maker = rng.choice(urls)
-        if kind == "humans":
+        if plan.kind == "humans":
             made = await http.post(maker, "/api/tables", {
                 **HUMANS, "options": {**HUMANS["options"], "target": target}})
             table = made["table"]["id"]
@@ -261,9 +278,9 @@ async def _table(kind: str, http: _Http, figures: Figures, rng: random.Random,
             table, tokens = made["table"]["id"], [made["token"]]
         if figures.measuring:
             figures.arrivals += 1
-        sockets = [connect(f"{(maker if affine else rng.choice(urls)).replace('http', 'ws', 1)}"
-                           f"/ws/{table}"
-                           f"?token={token}", max_size=2**22) for token in tokens]
+        at = (maker if plan.affine else rng.choice(urls)).replace("http", "ws", 1)
+        sockets = [connect(f"{at}/ws/{table}?token={token}", max_size=2**22)
+                   for token in tokens]
         opened = [await s for s in sockets]
         try:
             async with asyncio.timeout(max(0.0, stop - time.monotonic()) + 5):
@@ -285,42 +302,41 @@ async def _lag(figures: Figures, stop: float) -> None:
             figures.lag.append(loop.time() - before - 0.05)
 
 
-async def _generate(kind: str, urls: list[str], tables: int, seconds: float,
-                    affine: bool, target: int | None) -> Figures:
+async def _generate(plan: Plan, urls: list[str]) -> Figures:
     figures = Figures()
     start = time.monotonic()
-    stop = start + WARM + seconds
+    stop = start + plan.warm + plan.seconds
     http = _Http(urls)
 
     async def later(n: int) -> None:
         rng = random.Random(n * 7919 + int(time.time()))
-        await asyncio.sleep(rng.uniform(0, 0.75 * WARM))
+        await asyncio.sleep(rng.uniform(0, 0.75 * plan.warm))
         while time.monotonic() < stop:
             with contextlib.suppress(Exception):  # a refused table: the next one
-                await _table(kind, http, figures, rng, stop, affine, target)
+                await _table(plan, http, figures, rng, stop)
             await asyncio.sleep(rng.uniform(*BREAK))
 
     async def measure() -> None:
-        await asyncio.sleep(WARM)
+        await asyncio.sleep(plan.warm)
         figures.measuring = True
         began, cpu = time.monotonic(), time.process_time()
-        await asyncio.sleep(seconds)
+        await asyncio.sleep(plan.seconds)
         figures.cpu = (time.process_time() - cpu) / (time.monotonic() - began)
 
-    await asyncio.gather(_lag(figures, stop), measure(), *(later(n) for n in range(tables)))
+    await asyncio.gather(_lag(figures, stop), measure(),
+                         *(later(n) for n in range(plan.tables)))
     await http.close()
     return figures
 
 
-def generate(kind: str, urls: list[str], tables: int, seconds: float, affine: bool,
-             target: int | None, out: multiprocessing.Queue[dict[str, Any]]) -> None:
+def generate(plan: Plan, urls: list[str], out: multiprocessing.Queue[dict[str, Any]]) -> None:
     """The load generator's process: play, then send back what it measured. It holds
     as many sockets as the site, so it takes the site's collector settings: its own
     pauses would count as the site's."""
     from bones.server.memory import settle
 
     settle()
-    figures = asyncio.run(_generate(kind, urls, tables, seconds, affine, target))
+    figures = asyncio.run(_generate(plan, urls))
     out.put({"moves": figures.moves, "arrivals": figures.arrivals,
              "samples": len(figures.latency),
              "p50_ms": 1000 * pct(figures.latency, 0.5),
@@ -331,34 +347,31 @@ def generate(kind: str, urls: list[str], tables: int, seconds: float, affine: bo
 # -- one level, and the whole run --------------------------------------------------------
 
 
-def level(kind: str, processes: int, tables: int, seconds: float,
-          bot_workers: int = 1, affine: bool = False,
-          target: int | None = None) -> dict[str, Any]:
+def level(plan: Plan, processes: int, bot_workers: int = 1) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(dir=os.environ.get("PACE_DIR", "/tmp")) as folder:
         site = Site(processes, Path(folder), bot_workers).start()
         try:
             context = multiprocessing.get_context("spawn")
             out: multiprocessing.Queue[dict[str, Any]] = context.Queue()
-            generator = context.Process(target=generate,
-                                        args=(kind, site.urls, tables, seconds, affine,
-                                              target, out))
+            generator = context.Process(target=generate, args=(plan, site.urls, out))
             generator.start()
-            time.sleep(WARM)
+            time.sleep(plan.warm)
             apps0, bots0 = site.cpu()
             before = [httpx.get(f"{url}/api/metrics").json()["moves"] for url in site.urls]
             began = time.monotonic()
-            time.sleep(seconds)  # the CPU of the measured window, not of the winding down
+            time.sleep(plan.seconds)  # the CPU of the measured window, not of the winding down
             elapsed = time.monotonic() - began
             apps1, bots1 = site.cpu()
-            result = out.get(timeout=WARM + seconds + 600)
+            result = out.get(timeout=plan.warm + plan.seconds + 600)
             server = [httpx.get(f"{url}/api/metrics", params={"since": n}).json()
                       for url, n in zip(site.urls, before, strict=True)]
             generator.join()
         finally:
             site.stop()
-    bots_per_table = (bots1 - bots0) / elapsed / tables
-    return {"kind": kind, "processes": processes, "tables": tables, "target": target,
-            **result,
+    kind, seconds = plan.kind, plan.seconds
+    bots_per_table = (bots1 - bots0) / elapsed / plan.tables
+    return {"kind": kind, "processes": processes, "tables": plan.tables,
+            "target": plan.target, **result,
             "server_p99_ms": max(s["latency_ms"]["p99"] or 0.0 for s in server),
             "loop_lag_p99_ms": max(s["loop_lag_ms"]["p99"] or 0.0 for s in server),
             "moves_per_s": result["moves"] / seconds,
@@ -381,6 +394,9 @@ def main() -> None:
     parser.add_argument("--target", type=int, choices=[50, 100, 150], default=None,
                         help="tables play matches to this many points (the site's default "
                              "is 100), not single rounds")
+    parser.add_argument("--warm", type=float, default=WARM,
+                        help="seconds of arrivals before measuring; with --target about a "
+                             "match's length, so that new tables come as steadily as later")
     args = parser.parse_args()
     counts = [int(n) for n in args.processes.split(",")]
     levels = [int(n) for n in args.tables.split(",")]
@@ -392,8 +408,9 @@ def main() -> None:
         task = progress.add_task(args.kind, total=len(counts) * len(levels))
         for processes in counts:
             for tables in levels:
-                rows.append(level(args.kind, processes, tables, args.seconds,
-                                  args.bot_workers, args.affine, args.target))
+                plan = Plan(args.kind, tables, args.seconds, args.affine, args.target,
+                            args.warm)
+                rows.append(level(plan, processes, args.bot_workers))
                 progress.advance(task)
     show(console, rows)
     name = args.kind if args.bot_workers == 1 else f"{args.kind}-{args.bot_workers}-workers"
