@@ -29,6 +29,8 @@ Results go to ``bench/pace-KIND.csv`` and ``bench/pace-KIND.png``; the stores li
     python bench/pace.py humans --processes 1,2,3 --tables 250,500,1000
     python bench/pace.py kozel --processes 1,2 --tables 10,20,40
     python bench/pace.py kozel --processes 1 --tables 225,275 --bot-workers 2
+    python bench/pace.py humans --processes 1,3 --tables 1000 --seconds 30 --warm 360 \
+        --affine --target 100
 
 With ``--bot-workers N`` the results go to ``bench/pace-KIND-N-workers.*``; with
 ``--affine`` (a table's sockets at the process that made it, as a proxy that routes by
