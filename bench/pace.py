@@ -34,7 +34,8 @@ Results go to ``bench/pace-KIND.csv`` and ``bench/pace-KIND.png``; the stores li
 
 With ``--bot-workers N`` the results go to ``bench/pace-KIND-N-workers.*``; with
 ``--affine`` (a table's sockets at the process that made it, as a proxy that routes by
-table would send them) to ``bench/pace-KIND...-affine.*``.
+table would send them) to ``bench/pace-KIND...-affine.*``; with ``--target T`` to
+``bench/pace-KIND...-to-T.*``.
 """
 
 from __future__ import annotations
