@@ -67,11 +67,14 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
+from bones.rules import TARGETS  # noqa: E402
 from server import HUMANS, LIFTED  # noqa: E402
 
 WARM = 40.0
 """Seconds of ramping up before measuring (``--warm``): the tables start spread over the
 first three quarters, as people arrive, not all in one second."""
+PACE = (1.0, 3.0)
+"""Seconds a scripted human takes to move, or to say it is ready for the next round."""
 BREAK = (2.0, 20.0)
 """Seconds a table's players take before the next game, at random: finished tables are
 not all replaced in one wave."""
@@ -212,12 +215,12 @@ async def _human(ws: ClientConnection, figures: Figures, rng: random.Random,
         if status == "between":
             if not readied and message["you"] not in message["table"]["ready"]:
                 readied = True
-                await asyncio.sleep(rng.uniform(1.0, 3.0))
+                await asyncio.sleep(rng.uniform(*PACE))
                 await ws.send(json.dumps({"v": 1, "type": "ready"}))
             continue
         readied = False
         if view["turn"] == message["you"] and view["legal_moves"]:
-            await asyncio.sleep(rng.uniform(1.0, 3.0))
+            await asyncio.sleep(rng.uniform(*PACE))
             move = rng.choice(view["legal_moves"])
             sent = time.perf_counter()
             await ws.send(json.dumps({"v": 1, "type": "move", "move": move}))
@@ -262,12 +265,12 @@ class Plan:
 
 async def _table(plan: Plan, http: _Http, figures: Figures, rng: random.Random,
                  stop: float) -> None:
-    urls, target = list(http.clients), plan.target
+    urls = list(http.clients)
     while time.monotonic() < stop:
         maker = rng.choice(urls)
         if plan.kind == "humans":
             made = await http.post(maker, "/api/tables", {
-                **HUMANS, "options": {**HUMANS["options"], "target": target}})
+                **HUMANS, "options": {**HUMANS["options"], "target": plan.target}})
             table = made["table"]["id"]
             secret = made["invite"].split("#invite=")[1]
             joined = await http.post(rng.choice(urls), f"/api/tables/{table}/join",
@@ -275,7 +278,7 @@ async def _table(plan: Plan, http: _Http, figures: Figures, rng: random.Random,
             tokens = [made["token"], joined["token"]]
         else:
             made = await http.post(maker, "/api/tables", {
-                "variant": "kozel", "options": {"target": target},
+                "variant": "kozel", "options": {"target": plan.target},
                 "seats": [{"kind": "human", "name": "A"}] + [
                     {"kind": "bot", "level": "hard"}] * 3})
             table, tokens = made["table"]["id"], [made["token"]]
@@ -371,16 +374,16 @@ def level(plan: Plan, processes: int, bot_workers: int = 1) -> dict[str, Any]:
             generator.join()
         finally:
             site.stop()
-    kind, seconds = plan.kind, plan.seconds
     bots_per_table = (bots1 - bots0) / elapsed / plan.tables
-    return {"kind": kind, "processes": processes, "tables": plan.tables,
+    return {"kind": plan.kind, "processes": processes, "tables": plan.tables,
             "target": plan.target, **result,
             "server_p99_ms": max(s["latency_ms"]["p99"] or 0.0 for s in server),
             "loop_lag_p99_ms": max(s["loop_lag_ms"]["p99"] or 0.0 for s in server),
-            "moves_per_s": result["moves"] / seconds,
-            "arrivals_per_s": result["arrivals"] / seconds,
+            "moves_per_s": result["moves"] / plan.seconds,
+            "arrivals_per_s": result["arrivals"] / plan.seconds,
             "app_cpu": (apps1 - apps0) / elapsed, "bot_cpu": (bots1 - bots0) / elapsed,
-            "limit": 2 / bots_per_table if kind == "kozel" and bots_per_table > 0 else None}
+            "limit": (2 / bots_per_table if plan.kind == "kozel" and bots_per_table > 0
+                      else None)}
 
 
 def main() -> None:
@@ -394,7 +397,7 @@ def main() -> None:
     parser.add_argument("--affine", action="store_true",
                         help="a table's sockets go to the process that made it, as a proxy "
                              "routing by table would, instead of to any process")
-    parser.add_argument("--target", type=int, choices=[50, 100, 150], default=None,
+    parser.add_argument("--target", type=int, choices=[t for t in TARGETS if t], default=None,
                         help="tables play matches to this many points (the site's default "
                              "is 100), not single rounds")
     parser.add_argument("--warm", type=float, default=WARM,
