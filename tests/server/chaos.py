@@ -188,7 +188,8 @@ def _holders(client: redis.Redis, keys: list[str] | None = None) -> dict[str, in
 
 def _unheld(client: redis.Redis, keys: list[str], dead: int) -> bool:
     """Whether a table of ``keys`` still open waits for a new holder."""
-    open_keys = [k for k in keys if client.sismember("bones:open", k.rsplit(":", 1)[1])]
+    open_keys = [k for k in keys
+                 if client.zscore("bones:unfinished", k.rsplit(":", 1)[1]) is not None]
     return any(pid in (None, dead) for pid in _holders(client, open_keys).values())
 
 

@@ -16,9 +16,12 @@ nobody holds) take its tables from the store, and the relays close their sockets
 1012 so the clients come back, to the new holder. The same channels carry the few
 calls one process makes of another (joining a seat, a table's information).
 
-Unfinished tables are listed in the set ``bones:open``; public ones that wait or play
-in the hash ``bones:listing``, so every process lists the same tables; a change to that
-list is announced on ``bones:lobby`` (:mod:`bones.server.lobby`).
+Unfinished tables are listed in the sorted set ``bones:unfinished``, each scored by the time
+(Redis's clock, in ms) its lease runs out unless renewed: a look for tables nobody holds
+reads only those whose time has passed, so it costs what the orphans are, not what the
+site is. Public tables that wait or play are in the hash ``bones:listing``, so every
+process lists the same tables; a change to that list is announced on ``bones:lobby``
+(:mod:`bones.server.lobby`).
 """
 
 from __future__ import annotations
@@ -45,16 +48,30 @@ LEASE = 3.0
 """Seconds a lease (and a process's sign of life) lasts without renewal."""
 RENEW = 1.0
 """Seconds between renewals, and between looks for tables nobody holds."""
-OPEN, LISTING, LOBBY = "bones:open", "bones:listing", "bones:lobby"
-_RENEW = """
+OPEN, LISTING, LOBBY = "bones:unfinished", "bones:listing", "bones:lobby"
+_NOW = "local t = redis.call('time') local now = t[1] * 1000 + math.floor(t[2] / 1000)"
+_RENEW = _NOW + """
 local kept = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('get', key) == ARGV[1] then
-    redis.call('pexpire', key, ARGV[2])
-    kept[#kept + 1] = i
+for i = 2, #KEYS do
+  if redis.call('get', KEYS[i]) == ARGV[1] then
+    redis.call('pexpire', KEYS[i], ARGV[2])
+    redis.call('zadd', KEYS[1], 'XX', now + ARGV[2], ARGV[i + 1])
+    kept[#kept + 1] = i - 1
   end
 end
 return kept"""
+_CLAIM = _NOW + """
+if redis.call('set', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  redis.call('zadd', KEYS[1], 'XX', now + ARGV[2], ARGV[3])
+  return 1
+end
+return 0"""
+_ORPHANS = _NOW + """
+local found = {}
+for _, id in ipairs(redis.call('zrangebyscore', KEYS[1], '-inf', now)) do
+  if redis.call('exists', ARGV[1] .. id) == 0 then found[#found + 1] = id end
+end
+return found"""
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0"""
@@ -68,8 +85,11 @@ def connect(url: str, decode: bool = True) -> aioredis.Redis:
     return aioredis.Redis(connection_pool=pool)
 
 
+_LEASE = "bones:lease:"
+
+
 def _lease(table_id: str) -> str:
-    return f"bones:lease:{table_id}"
+    return _LEASE + table_id
 
 
 def _channel(process: str) -> str:
@@ -129,6 +149,8 @@ class Cluster:
         self.redis = connect(url)
         self._listener = aioredis.Redis.from_url(url, decode_responses=True)
         self._renew = self.redis.register_script(_RENEW)
+        self._claim = self.redis.register_script(_CLAIM)
+        self._orphans = self.redis.register_script(_ORPHANS)
         self._release = self.redis.register_script(_RELEASE)
         self.boxes: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         """Messages for each relayed socket here: the holder's, to pass to the client."""
@@ -144,8 +166,8 @@ class Cluster:
 
     async def claim(self, table_id: str) -> bool:
         """Hold the table, if nobody does."""
-        return bool(await self.redis.set(_lease(table_id), self.me, nx=True,
-                                         px=int(LEASE * 1000)))
+        return bool(await self._claim(keys=[OPEN, _lease(table_id)],
+                                      args=[self.me, int(LEASE * 1000), table_id]))
 
     async def owner(self, table_id: str) -> str | None:
         return cast(str | None, await self.redis.get(_lease(table_id)))
@@ -154,8 +176,8 @@ class Cluster:
         """Renew this process's leases; the tables whose lease it no longer holds."""
         if not table_ids:
             return []
-        kept = await self._renew(keys=[_lease(t) for t in table_ids],
-                                 args=[self.me, int(LEASE * 1000)])
+        kept = await self._renew(keys=[OPEN, *[_lease(t) for t in table_ids]],
+                                 args=[self.me, int(LEASE * 1000), *table_ids])
         held = {table_ids[i - 1] for i in kept}
         return [t for t in table_ids if t not in held]
 
@@ -164,20 +186,19 @@ class Cluster:
             await self._release(keys=[_lease(table_id)], args=[self.me])
 
     async def orphans(self) -> list[str]:
-        """Unfinished tables nobody holds."""
-        ids = list(cast(set[str], await self.redis.smembers(OPEN)))
-        if not ids:
-            return []
-        owners = await self.redis.mget([_lease(t) for t in ids])
-        return [t for t, owner in zip(ids, owners, strict=True) if owner is None]
+        """Unfinished tables nobody holds: those whose lease ran out, and those listed
+        by :meth:`opened` that nobody claimed."""
+        return cast(list[str], await self._orphans(keys=[OPEN], args=[_LEASE]))
 
     async def opened(self, *table_ids: str) -> None:
+        """List unfinished tables. One not held yet is an orphan at once (its time is
+        0); one held keeps its lease's time."""
         if table_ids:
-            await self.redis.sadd(OPEN, *table_ids)
+            await self.redis.zadd(OPEN, dict.fromkeys(table_ids, 0), nx=True)
 
     async def closed(self, table_id: str) -> None:
         pipe = self.redis.pipeline()
-        pipe.srem(OPEN, table_id)
+        pipe.zrem(OPEN, table_id)
         pipe.hdel(LISTING, table_id)
         pipe.publish(LOBBY, "")
         await pipe.execute()

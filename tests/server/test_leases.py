@@ -1,0 +1,70 @@
+"""Leases and orphans on a real Redis (:mod:`bones.server.cluster`): a table nobody holds
+is found by the next look, a held one is not, and the look reads only the tables whose
+lease ran out, so a site of a thousand held tables costs it nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from bones.server.cluster import LEASE, OPEN, Cluster
+
+
+def _run(body: Callable[[Cluster, Cluster], Awaitable[None]], url: str) -> None:
+    async def both() -> None:
+        one, two = Cluster(url), Cluster(url)
+        try:
+            await body(one, two)
+        finally:
+            await one.redis.aclose()
+            await two.redis.aclose()
+            await one._listener.aclose()
+            await two._listener.aclose()
+
+    asyncio.run(both())
+
+
+def test_a_listed_table_nobody_claimed_is_an_orphan_until_claimed(redis_url: str) -> None:
+    async def body(one: Cluster, two: Cluster) -> None:
+        await one.opened("t1", "t2")  # as a process starting on an old store lists them
+        assert sorted(await two.orphans()) == ["t1", "t2"]
+        assert await two.claim("t1")
+        assert not await one.claim("t1"), "one holder at a time"
+        assert await one.orphans() == ["t2"]
+        assert await one.owner("t1") == two.me
+
+    _run(body, redis_url)
+
+
+def test_a_lease_that_runs_out_makes_an_orphan_and_renewal_keeps_it(redis_url: str) -> None:
+    async def body(one: Cluster, two: Cluster) -> None:
+        assert await one.claim("kept") and await one.claim("lost")
+        await one.opened("kept", "lost")
+        assert await two.orphans() == []
+        deadline = await one.redis.zscore(OPEN, "kept")
+        assert await one.renew(["kept"]) == []
+        renewed = await one.redis.zscore(OPEN, "kept")
+        assert deadline is not None and renewed is not None and renewed > 0
+        assert await two.renew(["kept"]) == ["kept"], "only the holder renews"
+        await one.redis.delete("bones:lease:lost")  # as if it ran out
+        assert await two.orphans() == ["lost"]
+        await two.closed("lost")
+        assert await two.orphans() == []
+
+    _run(body, redis_url)
+
+
+def test_the_look_reads_only_leases_that_ran_out(redis_url: str) -> None:
+    async def body(one: Cluster, two: Cluster) -> None:
+        held = [f"t{n}" for n in range(1000)]
+        for table in held:
+            assert await one.claim(table)
+        await one.opened(*held)
+        assert await one.renew(held) == []
+        now = await one.redis.time()
+        soon = now[0] * 1000 + now[1] // 1000 + LEASE * 1000 / 2
+        due = await one.redis.zcount(OPEN, "-inf", soon)
+        assert due == 0, "every held table's time is its lease's, ahead of now"
+        assert await two.orphans() == []
+
+    _run(body, redis_url)
