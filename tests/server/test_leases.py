@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from typing import Any
 
-from bones.server.cluster import LEASE, OPEN, Cluster
+from bones.server.cluster import LEASE, LOBBY, OPEN, Cluster
 
 
 def _run(body: Callable[[Cluster, Cluster], Awaitable[None]], url: str) -> None:
@@ -68,3 +69,30 @@ def test_the_look_reads_only_leases_that_ran_out(redis_url: str) -> None:
         assert await two.orphans() == []
 
     _run(body, redis_url)
+
+
+def test_the_lobbies_hear_of_a_table_s_end_only_if_it_was_listed(redis_url: str) -> None:
+    async def body(one: Cluster, two: Cluster) -> None:
+        pubsub = two._listener.pubsub(ignore_subscribe_messages=True)
+        await pubsub.subscribe(LOBBY)
+        await one.opened("private", "public")
+        await one.show('{"id": "public"}', "public")
+        assert await _heard(pubsub) == 1, "shown: the lobbies hear"
+        await one.closed("private")
+        assert await _heard(pubsub) == 0, "a private table's end changes no list"
+        await one.closed("public")
+        assert await _heard(pubsub) == 1
+        assert await one.listing() == [] and await one.redis.zcard(OPEN) == 0
+        await pubsub.aclose()
+
+    _run(body, redis_url)
+
+
+async def _heard(pubsub: Any) -> int:
+    """Messages on the lobby's channel within a quarter of a second."""
+    count = 0
+    deadline = asyncio.get_running_loop().time() + 0.25
+    while (left := deadline - asyncio.get_running_loop().time()) > 0:
+        if await pubsub.get_message(timeout=left) is not None:
+            count += 1
+    return count

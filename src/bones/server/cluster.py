@@ -72,6 +72,9 @@ for _, id in ipairs(redis.call('zrangebyscore', KEYS[1], '-inf', now)) do
   if redis.call('exists', ARGV[1] .. id) == 0 then found[#found + 1] = id end
 end
 return found"""
+_CLOSED = """
+redis.call('zrem', KEYS[1], ARGV[1])
+if redis.call('hdel', KEYS[2], ARGV[1]) == 1 then redis.call('publish', KEYS[3], '') end"""
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0"""
@@ -151,6 +154,7 @@ class Cluster:
         self._renew = self.redis.register_script(_RENEW)
         self._claim = self.redis.register_script(_CLAIM)
         self._orphans = self.redis.register_script(_ORPHANS)
+        self._closed = self.redis.register_script(_CLOSED)
         self._release = self.redis.register_script(_RELEASE)
         self.boxes: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         """Messages for each relayed socket here: the holder's, to pass to the client."""
@@ -197,11 +201,9 @@ class Cluster:
             await self.redis.zadd(OPEN, dict.fromkeys(table_ids, 0), nx=True)
 
     async def closed(self, table_id: str) -> None:
-        pipe = self.redis.pipeline()
-        pipe.zrem(OPEN, table_id)
-        pipe.hdel(LISTING, table_id)
-        pipe.publish(LOBBY, "")
-        await pipe.execute()
+        """The table is finished: no longer unfinished, nor listed; the lobbies hear of
+        it only if it was listed (a private table's end changes no list)."""
+        await self._closed(keys=[OPEN, LISTING, LOBBY], args=[table_id])
 
     async def show(self, info: str | None, table_id: str) -> None:
         """Show (``info``: its TableInfo as JSON) or hide a table in the shared list, and
