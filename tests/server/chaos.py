@@ -24,6 +24,7 @@ import redis
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from bones import Match
+from bones.server.cluster import UNFINISHED
 from tests.server.knowledge import check_message
 from tests.server.live import Message, Server, Worker, play_out
 
@@ -189,7 +190,7 @@ def _holders(client: redis.Redis, keys: list[str] | None = None) -> dict[str, in
 def _unheld(client: redis.Redis, keys: list[str], dead: int) -> bool:
     """Whether a table of ``keys`` still open waits for a new holder."""
     open_keys = [k for k in keys
-                 if client.zscore("bones:unfinished", k.rsplit(":", 1)[1]) is not None]
+                 if client.zscore(UNFINISHED, k.rsplit(":", 1)[1]) is not None]
     return any(pid in (None, dead) for pid in _holders(client, open_keys).values())
 
 

@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bones.server.cluster import LEASE, LOBBY, OPEN, Cluster
+from bones.server.cluster import LEASE, LOBBY, UNFINISHED, Cluster
 
 
 def _run(body: Callable[[Cluster, Cluster], Awaitable[None]], url: str) -> None:
@@ -42,9 +42,9 @@ def test_a_lease_that_runs_out_makes_an_orphan_and_renewal_keeps_it(redis_url: s
         assert await one.claim("kept") and await one.claim("lost")
         await one.opened("kept", "lost")
         assert await two.orphans() == []
-        deadline = await one.redis.zscore(OPEN, "kept")
+        deadline = await one.redis.zscore(UNFINISHED, "kept")
         assert await one.renew(["kept"]) == []
-        renewed = await one.redis.zscore(OPEN, "kept")
+        renewed = await one.redis.zscore(UNFINISHED, "kept")
         assert deadline is not None and renewed is not None and renewed > 0
         assert await two.renew(["kept"]) == ["kept"], "only the holder renews"
         await one.redis.delete("bones:lease:lost")  # as if it ran out
@@ -64,7 +64,7 @@ def test_the_look_reads_only_leases_that_ran_out(redis_url: str) -> None:
         assert await one.renew(held) == []
         now = await one.redis.time()
         soon = now[0] * 1000 + now[1] // 1000 + LEASE * 1000 / 2
-        due = await one.redis.zcount(OPEN, "-inf", soon)
+        due = await one.redis.zcount(UNFINISHED, "-inf", soon)
         assert due == 0, "every held table's time is its lease's, ahead of now"
         assert await two.orphans() == []
 
@@ -82,7 +82,7 @@ def test_the_lobbies_hear_of_a_table_s_end_only_if_it_was_listed(redis_url: str)
         assert await _heard(pubsub) == 0, "a private table's end changes no list"
         await one.closed("public")
         assert await _heard(pubsub) == 1
-        assert await one.listing() == [] and await one.redis.zcard(OPEN) == 0
+        assert await one.listing() == [] and await one.redis.zcard(UNFINISHED) == 0
         await pubsub.aclose()
 
     _run(body, redis_url)

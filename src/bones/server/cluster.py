@@ -48,7 +48,7 @@ LEASE = 3.0
 """Seconds a lease (and a process's sign of life) lasts without renewal."""
 RENEW = 1.0
 """Seconds between renewals, and between looks for tables nobody holds."""
-OPEN, LISTING, LOBBY = "bones:unfinished", "bones:listing", "bones:lobby"
+UNFINISHED, LISTING, LOBBY = "bones:unfinished", "bones:listing", "bones:lobby"
 _NOW = "local t = redis.call('time') local now = t[1] * 1000 + math.floor(t[2] / 1000)"
 _RENEW = _NOW + """
 local kept = {}
@@ -170,7 +170,7 @@ class Cluster:
 
     async def claim(self, table_id: str) -> bool:
         """Hold the table, if nobody does."""
-        return bool(await self._claim(keys=[OPEN, _lease(table_id)],
+        return bool(await self._claim(keys=[UNFINISHED, _lease(table_id)],
                                       args=[self.me, int(LEASE * 1000), table_id]))
 
     async def owner(self, table_id: str) -> str | None:
@@ -180,7 +180,7 @@ class Cluster:
         """Renew this process's leases; the tables whose lease it no longer holds."""
         if not table_ids:
             return []
-        kept = await self._renew(keys=[OPEN, *[_lease(t) for t in table_ids]],
+        kept = await self._renew(keys=[UNFINISHED, *[_lease(t) for t in table_ids]],
                                  args=[self.me, int(LEASE * 1000), *table_ids])
         held = {table_ids[i - 1] for i in kept}
         return [t for t in table_ids if t not in held]
@@ -192,18 +192,18 @@ class Cluster:
     async def orphans(self) -> list[str]:
         """Unfinished tables nobody holds: those whose lease ran out, and those listed
         by :meth:`opened` that nobody claimed."""
-        return cast(list[str], await self._orphans(keys=[OPEN], args=[_LEASE]))
+        return cast(list[str], await self._orphans(keys=[UNFINISHED], args=[_LEASE]))
 
     async def opened(self, *table_ids: str) -> None:
         """List unfinished tables. One not held yet is an orphan at once (its time is
         0); one held keeps its lease's time."""
         if table_ids:
-            await self.redis.zadd(OPEN, dict.fromkeys(table_ids, 0), nx=True)
+            await self.redis.zadd(UNFINISHED, dict.fromkeys(table_ids, 0), nx=True)
 
     async def closed(self, table_id: str) -> None:
         """The table is finished: no longer unfinished, nor listed; the lobbies hear of
         it only if it was listed (a private table's end changes no list)."""
-        await self._closed(keys=[OPEN, LISTING, LOBBY], args=[table_id])
+        await self._closed(keys=[UNFINISHED, LISTING, LOBBY], args=[table_id])
 
     async def show(self, info: str | None, table_id: str) -> None:
         """Show (``info``: its TableInfo as JSON) or hide a table in the shared list, and
