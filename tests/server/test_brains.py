@@ -16,7 +16,7 @@ import httpx
 
 from bones import Match
 from bones.server.brains import Brains
-from bones.server.workers import NICE
+from bones.server.workers import NICE, Pool, WorkerDied
 from tests.server.live import Server, my_turn, play_out, sqlite_url
 
 
@@ -140,3 +140,85 @@ def test_decisions_at_tables_with_people_go_first() -> None:
     worker.join()
     assert answers[0] == ["bots 1", "bots 2", "bots 3", "people 1", "bots 4", "people 2"]
     assert started == ["bots 1", "people 1", "people 2", "bots 2", "bots 3", "bots 4"]
+
+
+def _in_a_thread(work: Any) -> Any:
+    """Run a coroutine to its end in a thread of its own (the browser tests' driver
+    keeps a loop running in this one)."""
+    answers: list[Any] = []
+    worker = threading.Thread(target=lambda: answers.append(asyncio.run(work)))
+    worker.start()
+    worker.join()
+    return answers[0]
+
+
+def _fail(message: str) -> None:
+    raise ValueError(message)
+
+
+def test_the_pool_answers_and_gives_back_a_job_s_error() -> None:
+    async def work() -> tuple[int, str]:
+        pool = Pool(1)
+        try:
+            pid = await pool.run(os.getpid)
+            try:
+                await pool.run(_fail, "no such move")
+            except ValueError as error:
+                return pid, str(error)
+            return pid, "no error"
+        finally:
+            pool.close()
+
+    pid, error = _in_a_thread(work())
+    assert pid != os.getpid() and error == "no such move"
+
+
+def test_a_worker_killed_mid_job_is_told_and_replaced() -> None:
+    async def work() -> tuple[int, int, bool]:
+        pool = Pool(1)
+        try:
+            first = await pool.run(os.getpid)
+            job = asyncio.ensure_future(pool.run(time.sleep, 30))
+            await asyncio.sleep(0.2)
+            os.kill(first, signal.SIGKILL)
+            try:
+                await job
+                died = False
+            except WorkerDied:
+                died = True
+            return first, await pool.run(os.getpid), died
+        finally:
+            pool.close()
+
+    first, second, died = _in_a_thread(work())
+    assert died and second != first
+
+
+def test_a_job_given_up_keeps_its_worker_until_it_answers() -> None:
+    """The caller stopped waiting (the table moved on), but the worker is still busy:
+    the next job waits for it rather than start a process beyond the pool's size."""
+    async def work() -> tuple[int, int, float]:
+        pool = Pool(1)
+        try:
+            first = await pool.run(os.getpid)
+            job = asyncio.ensure_future(pool.run(time.sleep, 0.5))
+            await asyncio.sleep(0.05)
+            began = time.monotonic()
+            job.cancel()
+            second = await pool.run(os.getpid)
+            return first, second, time.monotonic() - began
+        finally:
+            pool.close()
+
+    first, second, waited = _in_a_thread(work())
+    assert second == first and waited >= 0.4
+
+
+def test_a_closed_pool_leaves_no_worker() -> None:
+    async def work() -> int:
+        pool = Pool(2)
+        pids = await asyncio.gather(pool.run(os.getpid), pool.run(os.getpid))
+        pool.close()
+        return sum(_alive(pid) for pid in pids)
+
+    assert _in_a_thread(work()) == 0

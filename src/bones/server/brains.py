@@ -4,8 +4,8 @@ process it would hold the GIL too and stall every table; in a worker, people's m
 never wait for it. A job carries only the seat's ``PlayerView`` and the level, and the
 answer is a move (or a hint's values).
 
-A worker that dies loses nothing: the pool is made again and the job sent again, and
-if that fails too the job runs in a thread of the server.
+A worker that dies loses nothing: another is started and the job sent again, and if
+that fails too the job runs in a thread of the server.
 
 The workers take jobs in turn, people first: a decision at a table where a person plays
 goes ahead of every waiting decision of a table of bots alone, so a dozen all-Expert
@@ -24,13 +24,12 @@ import itertools
 import logging
 import os
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from bones import bots
 from bones.bots import Bot, HardBot
-from bones.server.workers import process_pool
+from bones.server.workers import Pool, WorkerDied
 from bones.view import PlayerView
 
 __all__ = ["Brains", "choose", "evaluate", "prepare"]
@@ -70,25 +69,17 @@ class Brains:
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
-        self.fallback: Executor = ThreadPoolExecutor(2, thread_name_prefix="bones-bots")
-        self._pool: ProcessPoolExecutor | None = None
+        self.fallback = ThreadPoolExecutor(2, thread_name_prefix="bones-bots")
+        self._pool = Pool(workers)
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._busy = 0
         """Jobs in the workers' hands; never more than there are workers."""
 
-    def _executor(self) -> Executor:
-        if self.workers == 0:
-            return self.fallback
-        if self._pool is None:
-            self._pool = process_pool(self.workers)
-        return self._pool
-
     def warm(self) -> None:
-        """Start the workers and load their kernels now, not at the first decision."""
-        if self.workers:
-            for _ in range(self.workers):
-                self._executor().submit(prepare)
+        """Start the workers and load their kernels now, not at the first decision
+        (called on the server's event loop)."""
+        self._pool.start(prepare)
 
     async def choose(self, level: str, view: PlayerView, people: bool = True) -> str:
         """The bot's move; ``people``: a person plays at its table (it goes first)."""
@@ -99,7 +90,7 @@ class Brains:
 
     async def _run(self, people: bool, call: Callable[..., T], *args: Any) -> T:
         if self.workers == 0:
-            return await asyncio.get_running_loop().run_in_executor(self.fallback, call, *args)
+            return await self._in_thread(call, *args)
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiting, (0 if people else 1, next(self._order), turn))
         self._next()
@@ -125,19 +116,17 @@ class Brains:
                 turn.set_result(None)
 
     async def _send(self, call: Callable[..., T], *args: Any) -> T:
-        loop = asyncio.get_running_loop()
         for _ in range(2):
             try:
-                return await loop.run_in_executor(self._executor(), call, *args)
-            except BrokenProcessPool:
-                log.warning("a bot worker died; starting the pool again")
-                if self._pool is not None:
-                    self._pool.shutdown(wait=False, cancel_futures=True)
-                self._pool = None
-        return await loop.run_in_executor(self.fallback, call, *args)
+                return await self._pool.run(call, *args)
+            except WorkerDied:
+                log.warning("a bot worker died; starting another")
+        return await self._in_thread(call, *args)
+
+    async def _in_thread(self, call: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.fallback, call, *args)
 
     def close(self) -> None:
         """Let the decisions under way finish (a second at most) and end the workers."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+        self._pool.close()
         self.fallback.shutdown(wait=False, cancel_futures=True)

@@ -8,17 +8,29 @@ people before bots.
 A ``ProcessPoolExecutor`` worker holds both ends of its job queue, so it never sees the
 server go: killed with SIGKILL, the server would leave its workers behind, each holding a
 few hundred MiB. Every worker here watches its parent and leaves when it is gone.
+
+The bots think in a :class:`Pool` of such workers, which the server's event loop speaks
+to through their pipes; the rarer analyses use a ``ProcessPoolExecutor``
+(:func:`process_pool`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import os
 import threading
 import time
+from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.connection import Connection
+from multiprocessing.context import SpawnContext
+from typing import Any, TypeVar, cast
 
-__all__ = ["NICE", "become_worker", "process_pool"]
+__all__ = ["NICE", "Pool", "WorkerDied", "become_worker", "process_pool"]
+
+T = TypeVar("T")
 
 NICE = 10
 """How much lower than the server a worker runs (``os.nice``)."""
@@ -42,3 +54,175 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
     that end with the server."""
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=become_worker, initargs=(os.getpid(),))
+
+
+class WorkerDied(RuntimeError):
+    """A worker ended before it answered (killed, or out of memory)."""
+
+
+def _serve(conn: Connection, parent: int) -> None:
+    """A pool worker: answer one job at a time until the server closes its end."""
+    become_worker(parent)
+    while True:
+        try:
+            call, args = conn.recv()
+        except (EOFError, OSError):
+            return  # the server is gone, or closed the pool
+        try:
+            answer: tuple[bool, Any] = (True, call(*args))
+        except Exception as error:
+            answer = (False, error)
+        try:
+            conn.send(answer)
+        except (EOFError, OSError):
+            return
+        except Exception as error:  # an answer or an error that does not pickle
+            conn.send((False, RuntimeError(f"{type(error).__name__}: {error}")))
+
+
+class _Worker:
+    """One process and the pipe to it. The event loop watches the pipe itself, so a job
+    costs the server a write and a read."""
+
+    def __init__(self, context: SpawnContext) -> None:
+        here, there = context.Pipe()
+        self.process = context.Process(target=_serve, args=(there, os.getpid()),
+                                       name="bones-worker", daemon=True)
+        self.process.start()
+        there.close()
+        self.conn = here
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The loop watching the pipe for an answer, while a job is under way."""
+
+    def give(self, call: Callable[..., Any], args: tuple[Any, ...],
+             done: Callable[[_Worker, bool], None]) -> asyncio.Future[Any]:
+        """Start a job; the future holds its answer. ``done(worker, alive)`` is called
+        once the answer is in, even if nobody waits for it any more."""
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[Any] = loop.create_future()
+        fd = self.conn.fileno()
+
+        def read() -> None:
+            loop.remove_reader(fd)
+            self._loop = None
+            try:
+                ok, value = self.conn.recv()
+            except (EOFError, OSError):
+                _settle(answer, False, WorkerDied("a bot worker ended before it answered"))
+                done(self, False)
+                return
+            _settle(answer, ok, value)
+            done(self, True)
+
+        try:
+            self.conn.send((call, args))
+        except (EOFError, OSError):
+            _settle(answer, False, WorkerDied("a bot worker ended before its job"))
+            done(self, False)
+            return answer
+        loop.add_reader(fd, read)
+        self._loop = loop
+        return answer
+
+    def close(self) -> None:
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.remove_reader(self.conn.fileno())
+        self._loop = None
+        self.conn.close()
+
+
+def _settle(answer: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if answer.done():
+        return
+    if ok:
+        answer.set_result(value)
+    else:
+        answer.set_exception(value)
+
+
+class Pool:
+    """``size`` worker processes, each doing one job at a time, started when first
+    needed and again after one dies.
+
+    Unlike a ``ProcessPoolExecutor`` (which hands every job to a thread of its own,
+    and through it to a queue the workers share), the server's event loop writes a job
+    straight into a free worker's pipe and reads the answer when the pipe says it is
+    there: a third of the server's CPU a job, and no thread taking the GIL from the
+    one that serves the sockets. A job whose caller gave up still holds its worker
+    until it answers, so the workers never take more jobs than there are of them.
+
+    >>> async def ask() -> int:
+    ...     pool = Pool(1)
+    ...     try:
+    ...         return await pool.run(abs, -3)
+    ...     finally:
+    ...         pool.close()
+    >>> asyncio.run(ask())
+    3
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._context = multiprocessing.get_context("spawn")
+        self._workers: list[_Worker] = []
+        self._idle: list[_Worker] = []
+        self._wanted: deque[asyncio.Future[_Worker]] = deque()
+
+    async def run(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` in a worker; ``WorkerDied`` if the worker ended first."""
+        worker = await self._worker()
+        answer = worker.give(call, args, self._done)
+        return cast(T, await asyncio.shield(answer))
+
+    def start(self, call: Callable[..., Any], *args: Any) -> None:
+        """Start every worker now, each with a first job whose answer is not wanted
+        (loading what the real jobs will need)."""
+        while len(self._workers) < self.size:
+            worker = _Worker(self._context)
+            self._workers.append(worker)
+            answer = worker.give(call, args, self._done)
+            answer.add_done_callback(lambda a: a.cancelled() or a.exception())
+
+    async def _worker(self) -> _Worker:
+        if self._idle:
+            return self._idle.pop()
+        if len(self._workers) < self.size:
+            worker = _Worker(self._context)
+            self._workers.append(worker)
+            return worker
+        wanted: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
+        self._wanted.append(wanted)
+        try:
+            return await wanted
+        except asyncio.CancelledError:
+            if wanted.done() and not wanted.cancelled():  # given a worker, then called off
+                self._done(wanted.result(), True)
+            raise
+
+    def _done(self, worker: _Worker, alive: bool) -> None:
+        """A worker answered (or died): give it to the first job waiting for one."""
+        if not alive:
+            worker.close()
+            self._workers.remove(worker)
+            if self._wanted and len(self._workers) < self.size:
+                worker = _Worker(self._context)
+                self._workers.append(worker)
+            else:
+                return
+        while self._wanted:
+            wanted = self._wanted.popleft()
+            if not wanted.done():
+                wanted.set_result(worker)
+                return
+        self._idle.append(worker)
+
+    def close(self, wait: float = 2.0) -> None:
+        """End the workers: each finishes the job in hand (for ``wait`` seconds at most)."""
+        for worker in self._workers:
+            worker.close()
+        deadline = time.monotonic() + wait
+        for worker in self._workers:
+            worker.process.join(max(0.0, deadline - time.monotonic()))
+            if worker.process.is_alive():
+                worker.process.kill()
+        self._workers, self._idle = [], []
