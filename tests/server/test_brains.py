@@ -67,8 +67,8 @@ def test_a_killed_bot_worker_loses_no_move(tmp_path: Path) -> None:
 
 def test_workers_give_way_and_end_with_a_killed_server(tmp_path: Path) -> None:
     """Each worker runs below the server's priority, so bots on every core leave the
-    sockets served. A worker holds both ends of its job queue and never sees the server
-    go: each watches its parent instead, so a SIGKILL leaves none behind."""
+    sockets served. A busy worker would not see the server go until its job is done:
+    each watches its parent as well, so a SIGKILL leaves none behind."""
     server = Server(sqlite_url(tmp_path / "orphans.db")).start()
     assert server.process is not None
     deadline = time.monotonic() + 60

@@ -13,12 +13,11 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from bones.analysis import GRADER, Analysis, Grade, frames, grade_round
 from bones.match import Match
-from bones.server.workers import process_pool
+from bones.server.workers import Pool
 
 __all__ = ["Analyses", "Busy", "Gone"]
 
@@ -51,17 +50,10 @@ class Analyses:
         self.per_address, self.keep = per_address, keep
         self.cache: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.taken: dict[str, int] = {}
-        self._pool: ProcessPoolExecutor | None = None
-
-    @property
-    def pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:  # started on first use: most servers never grade a game
-            self._pool = process_pool(self.workers)
-        return self._pool
+        self.pool = Pool(workers)  # started on first use: most servers never grade a game
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)  # a round is seconds at most
+        self.pool.close(wait=10.0)  # a round is seconds at most
 
     def figures(self) -> dict[str, int]:
         """Analyses being worked out or waiting, and analyses kept."""
@@ -102,7 +94,7 @@ class Analyses:
 
     async def _run(self, gone: Callable[[], Awaitable[bool]], call: Callable[..., T],
                    *args: Any) -> T:
-        future = asyncio.get_running_loop().run_in_executor(self.pool, call, *args)
+        future = asyncio.ensure_future(self.pool.run(call, *args))
         while True:
             done, _ = await asyncio.wait({future}, timeout=0.5)
             if done:

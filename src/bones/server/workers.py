@@ -5,13 +5,10 @@ A worker runs at a lower priority (``NICE``): with bots thinking on every core, 
 person's move is still read and sent on at once, and the bots take what CPU is left:
 people before bots.
 
-A ``ProcessPoolExecutor`` worker holds both ends of its job queue, so it never sees the
-server go: killed with SIGKILL, the server would leave its workers behind, each holding a
-few hundred MiB. Every worker here watches its parent and leaves when it is gone.
-
-The bots think in a :class:`Pool` of such workers, which the server's event loop speaks
-to through their pipes; the rarer analyses use a ``ProcessPoolExecutor``
-(:func:`process_pool`).
+A worker that is busy when the server is killed would not see it go until its job is
+done, and one of ``bones worker`` waits on Redis, not on its parent: killed with SIGKILL,
+the server would leave them behind, each holding a few hundred MiB. Every worker here
+watches its parent and leaves when it is gone.
 """
 
 from __future__ import annotations
@@ -23,12 +20,11 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
 from typing import Any, TypeVar, cast
 
-__all__ = ["NICE", "Pool", "WorkerDied", "become_worker", "process_pool"]
+__all__ = ["NICE", "Pool", "WorkerDied", "become_worker"]
 
 T = TypeVar("T")
 
@@ -47,13 +43,6 @@ def become_worker(parent: int) -> None:
         os._exit(0)  # the server is gone: so is this worker's reason to be
 
     threading.Thread(target=watch, name="bones-parent-watch", daemon=True).start()
-
-
-def process_pool(workers: int) -> ProcessPoolExecutor:
-    """``workers`` fresh processes (spawned: no copy of the server's threads or sockets)
-    that end with the server."""
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=become_worker, initargs=(os.getpid(),))
 
 
 class WorkerDied(RuntimeError):
