@@ -89,6 +89,8 @@ class _Worker:
         once the answer is in, even if nobody waits for it any more."""
         loop = asyncio.get_running_loop()
         answer: asyncio.Future[Any] = loop.create_future()
+        # a caller that gave up never reads the answer: its error is not worth a warning
+        answer.add_done_callback(lambda a: a.cancelled() or a.exception())
         fd = self.conn.fileno()
 
         def read() -> None:
@@ -146,7 +148,9 @@ class Pool:
     ...         return await pool.run(abs, -3)
     ...     finally:
     ...         pool.close()
-    >>> asyncio.run(ask())
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> with ThreadPoolExecutor() as thread:  # (an event loop of its own, wherever this runs)
+    ...     thread.submit(asyncio.run, ask()).result()
     3
     """
 
@@ -169,8 +173,7 @@ class Pool:
         while len(self._workers) < self.size:
             worker = _Worker(self._context)
             self._workers.append(worker)
-            answer = worker.give(call, args, self._done)
-            answer.add_done_callback(lambda a: a.cancelled() or a.exception())
+            worker.give(call, args, self._done)
 
     async def _worker(self) -> _Worker:
         if self._idle:
