@@ -9,8 +9,9 @@ import random
 import signal
 import threading
 import time
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
@@ -18,6 +19,8 @@ from bones import Match
 from bones.server.brains import Brains
 from bones.server.workers import NICE, Pool, WorkerDied
 from tests.server.live import Server, my_turn, play_out, sqlite_url
+
+T = TypeVar("T")
 
 
 def _workers(parent: int) -> list[int]:
@@ -134,22 +137,31 @@ def test_decisions_at_tables_with_people_go_first() -> None:
         tasks = [asyncio.create_task(brains._run(people, None, name)) for people, name in kinds]
         return list(await asyncio.gather(*tasks))
 
-    answers: list[list[str]] = []
-    worker = threading.Thread(target=lambda: answers.append(asyncio.run(jobs())))
-    worker.start()
-    worker.join()
-    assert answers[0] == ["bots 1", "bots 2", "bots 3", "people 1", "bots 4", "people 2"]
+    assert _in_a_thread(jobs()) == ["bots 1", "bots 2", "bots 3", "people 1", "bots 4",
+                                     "people 2"]
     assert started == ["bots 1", "people 1", "people 2", "bots 2", "bots 3", "bots 4"]
 
 
-def _in_a_thread(work: Any) -> Any:
-    """Run a coroutine to its end in a thread of its own (the browser tests' driver
+def _in_a_thread(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` on an event loop in a thread of its own (the browser tests' driver
     keeps a loop running in this one)."""
-    answers: list[Any] = []
+    answers: list[T] = []
     worker = threading.Thread(target=lambda: answers.append(asyncio.run(work)))
     worker.start()
     worker.join()
     return answers[0]
+
+
+def _with_pool(size: int, work: Callable[[Pool], Awaitable[T]]) -> T:
+    """``work`` with a pool of ``size`` workers, closed after it."""
+    async def run() -> T:
+        pool = Pool(size)
+        try:
+            return await work(pool)
+        finally:
+            pool.close()
+
+    return _in_a_thread(run())
 
 
 def _fail(message: str) -> None:
@@ -157,68 +169,56 @@ def _fail(message: str) -> None:
 
 
 def test_the_pool_answers_and_gives_back_a_job_s_error() -> None:
-    async def work() -> tuple[int, str]:
-        pool = Pool(1)
+    async def work(pool: Pool) -> tuple[int, str]:
+        pid = await pool.run(os.getpid)
         try:
-            pid = await pool.run(os.getpid)
-            try:
-                await pool.run(_fail, "no such move")
-            except ValueError as error:
-                return pid, str(error)
-            return pid, "no error"
-        finally:
-            pool.close()
+            await pool.run(_fail, "no such move")
+        except ValueError as error:
+            return pid, str(error)
+        return pid, "no error"
 
-    pid, error = _in_a_thread(work())
+    pid, error = _with_pool(1, work)
     assert pid != os.getpid() and error == "no such move"
 
 
 def test_a_worker_killed_mid_job_is_told_and_replaced() -> None:
-    async def work() -> tuple[int, int, bool]:
-        pool = Pool(1)
+    async def work(pool: Pool) -> tuple[int, int, bool]:
+        first = await pool.run(os.getpid)
+        job = asyncio.ensure_future(pool.run(time.sleep, 30))
+        await asyncio.sleep(0.2)
+        os.kill(first, signal.SIGKILL)
         try:
-            first = await pool.run(os.getpid)
-            job = asyncio.ensure_future(pool.run(time.sleep, 30))
-            await asyncio.sleep(0.2)
-            os.kill(first, signal.SIGKILL)
-            try:
-                await job
-                died = False
-            except WorkerDied:
-                died = True
-            return first, await pool.run(os.getpid), died
-        finally:
-            pool.close()
+            await job
+            died = False
+        except WorkerDied:
+            died = True
+        return first, await pool.run(os.getpid), died
 
-    first, second, died = _in_a_thread(work())
+    first, second, died = _with_pool(1, work)
     assert died and second != first
 
 
 def test_a_job_given_up_keeps_its_worker_until_it_answers() -> None:
     """The caller stopped waiting (the table moved on), but the worker is still busy:
     the next job waits for it rather than start a process beyond the pool's size."""
-    async def work() -> tuple[int, int, float]:
-        pool = Pool(1)
-        try:
-            first = await pool.run(os.getpid)
-            job = asyncio.ensure_future(pool.run(time.sleep, 0.5))
-            await asyncio.sleep(0.05)
-            began = time.monotonic()
-            job.cancel()
-            second = await pool.run(os.getpid)
-            return first, second, time.monotonic() - began
-        finally:
-            pool.close()
+    async def work(pool: Pool) -> tuple[int, int, float]:
+        first = await pool.run(os.getpid)
+        job = asyncio.ensure_future(pool.run(time.sleep, 0.5))
+        await asyncio.sleep(0.05)
+        began = time.monotonic()
+        job.cancel()
+        second = await pool.run(os.getpid)
+        return first, second, time.monotonic() - began
 
-    first, second, waited = _in_a_thread(work())
+    first, second, waited = _with_pool(1, work)
     assert second == first and waited >= 0.4
 
 
 def test_a_closed_pool_leaves_no_worker() -> None:
-    async def work() -> int:
-        pool = Pool(2)
-        pids = await asyncio.gather(pool.run(os.getpid), pool.run(os.getpid))
-        pool.close()
-        return sum(_alive(pid) for pid in pids)
+    pids: list[int] = []
 
-    assert _in_a_thread(work()) == 0
+    async def work(pool: Pool) -> None:
+        pids.extend(await asyncio.gather(pool.run(os.getpid), pool.run(os.getpid)))
+
+    _with_pool(2, work)
+    assert pids and not any(_alive(pid) for pid in pids)
