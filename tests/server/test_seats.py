@@ -264,7 +264,9 @@ def test_a_rematch_offer_outlives_a_restart(store_url: str) -> None:
         seats = [c.until(lambda m: m["type"] == "rematch") for c in again]
         assert seats[0]["table"] == seats[1]["table"] != table
         new = seats[0]["table"]
-        assert restarted.get(f"/api/tables/{new}")["status"] == "playing"
+        # dealt at once; about one 2-player block deal in a hundred is played out by
+        # forced moves alone, and is over at once (188 of seeds 0-19,999)
+        assert restarted.get(f"/api/tables/{new}")["status"] in ("playing", "over")
     finally:
         restarted.stop()
     once_more = Server(store_url, port=running.port).start()
