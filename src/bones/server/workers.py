@@ -171,17 +171,13 @@ class Pool:
         """Start every worker now, each with a first job whose answer is not wanted
         (loading what the real jobs will need)."""
         while len(self._workers) < self.size:
-            worker = _Worker(self._context)
-            self._workers.append(worker)
-            worker.give(call, args, self._done)
+            self._new().give(call, args, self._done)
 
     async def _worker(self) -> _Worker:
         if self._idle:
             return self._idle.pop()
         if len(self._workers) < self.size:
-            worker = _Worker(self._context)
-            self._workers.append(worker)
-            return worker
+            return self._new()
         wanted: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
         self._wanted.append(wanted)
         try:
@@ -191,14 +187,18 @@ class Pool:
                 self._done(wanted.result(), True)
             raise
 
+    def _new(self) -> _Worker:
+        worker = _Worker(self._context)
+        self._workers.append(worker)
+        return worker
+
     def _done(self, worker: _Worker, alive: bool) -> None:
         """A worker answered (or died): give it to the first job waiting for one."""
         if not alive:
             worker.close()
             self._workers.remove(worker)
             if self._wanted and len(self._workers) < self.size:
-                worker = _Worker(self._context)
-                self._workers.append(worker)
+                worker = self._new()
             else:
                 return
         while self._wanted:
