@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bones.fair import FairDeck, FairnessError
-from bones.rules import Rules
+from bones.rules import PLAYERS, Rules
 from bones.server.store import Event, SavedTable
 from bones.server.table import Entry, Seat, Table
 
@@ -141,3 +143,30 @@ def test_an_undo_leaves_the_draws_to_come_unknown() -> None:
     tampered["assists"] = []
     with pytest.raises(FairnessError):
         verify(tampered)
+
+
+@settings(max_examples=30, deadline=None)
+@given(variant=st.sampled_from(sorted(PLAYERS)), seed=st.integers(0, 2**32 - 1))
+def test_the_views_worked_out_together_are_each_seats_own(variant: str, seed: int) -> None:
+    """A broadcast works out every seat's view at once; each must be exactly what the
+    round shows that seat (its hand, its legal moves on its turn), and a spectator's
+    the same with no hand and no moves, after every move of a whole match."""
+    players = PLAYERS[variant][-1]
+    deck = FairDeck.from_dict({"seed": f"{seed:064x}", "salt": "00" * 16})
+    table = Table("t", Rules.preset(variant, players=players, target=None),
+                  [Seat("human", name=f"P{n}") for n in range(players)], deck=deck)
+    table.start()
+    rng = random.Random(seed)
+    seats: list[int | None] = [*range(players), None]
+    while table.match is not None:
+        rnd = table.match.round if table.status == "playing" else table.match.rounds[-1]
+        shown = table.views(seats)
+        for seat in range(players):
+            assert shown[seat] == rnd.view(seat).to_dict()
+        spectator = {**rnd.view(0).to_dict(), "seat": None, "hand": [], "legal_moves": []}
+        assert shown[None] == spectator
+        if table.status != "playing":
+            break
+        table.play(table.turn or 0, str(rng.choice(rnd.legal_moves())))
+    with pytest.raises(ValueError):
+        table.views([players])

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 from starlette.websockets import WebSocketDisconnect
@@ -127,6 +127,19 @@ class Unavailable(RuntimeError):
 
 class Limited(RuntimeError):
     """A limit of the server's was reached: the text says which."""
+
+
+class Shown(NamedTuple):
+    """What a table shows after a change: its public face and reveal, and the view of
+    each seat it goes to (``None``: a spectator's), worked out once for all of them."""
+
+    info: TableInfo
+    reveal: dict[str, Any] | None
+    views: dict[int | None, dict[str, Any]]
+
+    @classmethod
+    def of(cls, table: Table, seats: Iterable[int | None]) -> Shown:
+        return cls(table.info(), table.reveal(), table.views(seats))
 
 
 @dataclass(eq=False)
@@ -941,13 +954,14 @@ class Hub:
 
     async def _broadcast(self, live: _Live, actions: list[Action]) -> None:
         # One after another: a send only waits when a socket's buffer is full, and
-        # a task per send would cost each move a turn of a busy event loop. The public
-        # part is worked out once: the lock holds the table still while it goes out.
-        public = (live.table.info(), live.table.reveal())
-        for conn in list(live.conns):
-            await self._send(live, conn, actions, public)
-        if public[0].public:
-            await self._list(live, public[0])
+        # a task per send would cost each move a turn of a busy event loop. What the
+        # change shows is worked out once: the lock holds the table still while it goes.
+        conns = list(live.conns)
+        shown = Shown.of(live.table, {conn.seat for conn in conns})
+        for conn in conns:
+            await self._send(live, conn, actions, shown)
+        if shown.info.public:
+            await self._list(live, shown.info)
 
     async def _list(self, live: _Live, info: TableInfo) -> None:
         """Keep the list of public tables up to date (with other processes, the shared
@@ -962,8 +976,8 @@ class Hub:
             self.on_listing()
 
     async def _send(self, live: _Live, conn: _Conn, actions: list[Action],
-                    public: tuple[TableInfo, dict[str, Any] | None] | None = None) -> None:
-        text = self.state(live.table, conn.seat, actions, public).model_dump_json()
+                    shown: Shown | None = None) -> None:
+        text = self.state(live.table, conn.seat, actions, shown).model_dump_json()
         try:
             async with asyncio.timeout(5):
                 await conn.ws.send_text(text)
@@ -974,14 +988,14 @@ class Hub:
 
     @staticmethod
     def state(table: Table, seat: int | None, actions: list[Action],
-              public: tuple[TableInfo, dict[str, Any] | None] | None = None) -> StateMessage:
+              shown: Shown | None = None) -> StateMessage:
         """What ``seat`` (``None``: a spectator) is sent: drawn tiles only to the drawer.
-        ``public``: the table's info and reveal, where the caller already has them."""
+        ``shown``: what the table shows, where the caller already has it for this seat."""
         told = [a if a.seat == seat or a.tile is None else a.model_copy(update={"tile": None})
                 for a in actions]
-        info, reveal = public or (table.info(), table.reveal())
-        return StateMessage(you=seat, table=info, view=table.view(seat) or {}, actions=told,
-                            reveal=reveal)
+        shown = shown or Shown.of(table, [seat])
+        return StateMessage(you=seat, table=shown.info, view=shown.views.get(seat, {}),
+                            actions=told, reveal=shown.reveal)
 
     # -- bots, readiness, clocks and absences --------------------------------------------
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hmac
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import islice
@@ -490,15 +491,37 @@ class Table:
 
     def view(self, seat: int | None) -> dict[str, Any] | None:
         """The view of the round on show for a seat; a spectator's has no hand."""
+        return self.views([seat]).get(seat)
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        """:meth:`view` for each of ``seats`` (empty before the first deal). What every
+        seat sees alike is worked out once: a move goes to every seat at the table, and
+        the round's view was a tenth of a busy server's CPU when worked out per seat.
+
+        >>> from bones.rules import Rules
+        >>> table = Table("t", Rules.preset("draw"), [Seat("human", name="Ann"), Seat("bot")])
+        >>> table.views([0, None])
+        {}
+        >>> _ = table.start()
+        >>> shown = table.views([1, None])
+        >>> len(shown[1]["hand"]) == shown[None]["hand_counts"][1], shown[None]["hand"]
+        (True, [])
+        """
         match = self.match
         if match is None:
-            return None
-        status = self.status
-        rnd = match.round if status == "playing" else match.rounds[self.shown]
-        view = rnd.view(0 if seat is None else seat).to_dict()
-        if seat is None:
-            view.update(seat=None, hand=[], legal_moves=[])
-        return view
+            return {}
+        rnd = match.round if self.status == "playing" else match.rounds[self.shown]
+        public = rnd.view(0).to_dict()
+        hands, turn = rnd.hands, rnd.turn
+        legal = public["legal_moves"] if turn == 0 else [str(m) for m in rnd.legal_moves()]
+        shown: dict[int | None, dict[str, Any]] = {}
+        for seat in seats:
+            if seat is not None and not 0 <= seat < len(hands):
+                raise ValueError(f"no seat {seat!r} at a table of {len(hands)}")
+            shown[seat] = {**public, "seat": seat,
+                           "hand": [] if seat is None else [str(t) for t in hands[seat]],
+                           "legal_moves": legal if seat is not None and seat == turn else []}
+        return shown
 
     def reveal(self) -> dict[str, Any] | None:
         """Between rounds and at the end: every hand as it ended, and the score."""
