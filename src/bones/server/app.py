@@ -115,12 +115,12 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     @app.websocket("/ws/lobby")
     async def lobby_socket(ws: WebSocket) -> None:
         """The lobby's list of public tables, pushed at once and on every change."""
-        await lobby.serve(ws, await run_in_threadpool(viewer, ws))
+        await lobby.serve(ws, await viewer(ws))
 
     @app.websocket("/ws/seek/{ticket}")
     async def seek_socket(ws: WebSocket, ticket: str) -> None:
         """A quick-match ticket: where it stands every second, then your seat."""
-        await seeker.serve(ws, ticket, await run_in_threadpool(viewer, ws))
+        await seeker.serve(ws, ticket, await viewer(ws))
 
     _routes(app, hub, analyses)
     seek_routes(app, seeker)
@@ -306,7 +306,7 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
     @app.websocket("/ws/{table_id}")
     async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None) -> None:
         await hub.connect(ws, table_id, token, _address(ws),
-                          await run_in_threadpool(viewer, ws))
+                          await viewer(ws))
 
 
 async def _analyze(analyses: Analyses, request: Request, key: str, record: dict[str, Any],

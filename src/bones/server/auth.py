@@ -103,22 +103,30 @@ def _refused(error: Refused, status: int = 400) -> HTTPException:
     return HTTPException(status, str(error))
 
 
-def caller(request: HTTPConnection) -> Account | None:
+async def caller(request: HTTPConnection) -> Account | None:
     """The account a request (or a WebSocket's upgrade) comes from: an API token's
-    (refused at once if revoked), else the session cookie's, else none."""
-    accounts: Accounts = request.app.state.accounts
+    (refused at once if revoked), else the session cookie's, else none. The store is
+    read in a thread, and only when there is something to look up: a hop to a thread
+    and back cost a busy server more than the rest of an anonymous request's check."""
     header = request.headers.get("authorization", "")
-    if header.lower().startswith("bearer "):
-        account = accounts.by_api_token(header[7:].strip())
+    bearer = header[7:].strip() if header.lower().startswith("bearer ") else None
+    session = _session(request)
+    if bearer is None and not session:
+        return None
+    return await run_in_threadpool(_account, request.app.state.accounts, bearer, session)
+
+
+def _account(accounts: Accounts, bearer: str | None, session: str | None) -> Account | None:
+    if bearer is not None:
+        account = accounts.by_api_token(bearer)
         if account is None:
             raise HTTPException(401, "the API token is not valid (revoked?)",
                                 {"WWW-Authenticate": "Bearer"})
         return account
-    token = _session(request)
-    return accounts.by_session(token) if token else None
+    return accounts.by_session(session) if session else None
 
 
-def signed_in(account: Annotated[Account | None, Depends(caller)]) -> Account:
+async def signed_in(account: Annotated[Account | None, Depends(caller)]) -> Account:
     if account is None:
         raise HTTPException(401, "not signed in")
     return account
@@ -244,10 +252,10 @@ async def _attempt(limiter: MovingWindowRateLimiter, key: str,
         return True
 
 
-def viewer(connection: HTTPConnection) -> Player | None:
+async def viewer(connection: HTTPConnection) -> Player | None:
     """Who is signed in on a WebSocket, if anyone (a revoked token: nobody)."""
     try:
-        account = caller(connection)
+        account = await caller(connection)
     except HTTPException:
         return None
     return None if account is None else Player(account.name, account.id, account.guest)
