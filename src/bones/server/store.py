@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, create_engine, event, insert, select, true, update
+from sqlalchemy import Update, bindparam, create_engine, event, insert, select, update
 from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
@@ -102,28 +102,26 @@ class Store:
         # session's: on SQLite they run in the event loop, and a session's CPU was about
         # twice theirs (a table made 489 against 225 µs, a seat taken 395 against 239).
         with self.engine.begin() as connection:
-            connection.execute(insert(TableRow).values(id=table_id, config=config))
+            connection.execute(_NEW_TABLE, {"id": table_id, "config": config})
             if seats:
-                connection.execute(insert(SeatRow), [{"table_id": table_id, "seat": number,
-                                                      **seat}
-                                                     for number, seat in enumerate(seats)])
+                connection.execute(_NEW_SEATS, [{"table_id": table_id, "seat": number, **seat}
+                                                for number, seat in enumerate(seats)])
 
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str,
                   account_id: int | None = None) -> None:
         """A human takes a free seat."""
-        self._seat(table_id, seat, SeatRow.name.is_(None), f"seat {seat} is not free",
+        self._seat(_TAKE_SEAT, table_id, seat, f"seat {seat} is not free",
                    name=name, token_hash=token_hash, account_id=account_id)
 
     def free_seat(self, table_id: str, seat: int) -> None:
         """A human left a seat before the game began."""
-        self._seat(table_id, seat, true(), f"no seat {seat} at table {table_id}",
+        self._seat(_FREE_SEAT, table_id, seat, f"no seat {seat} at table {table_id}",
                    name=None, token_hash=None, account_id=None)
 
-    def _seat(self, table_id: str, seat: int, condition: ColumnElement[bool], refusal: str,
+    def _seat(self, statement: Update, table_id: str, seat: int, refusal: str,
               **values: Any) -> None:
         with self.engine.begin() as connection:
-            done = connection.execute(update(SeatRow).where(
-                SeatRow.table_id == table_id, SeatRow.seat == seat, condition).values(**values))
+            done = connection.execute(statement, {"table": table_id, "number": seat, **values})
             if done.rowcount != 1:
                 raise ValueError(refusal)
 
@@ -175,8 +173,7 @@ class Store:
         finished = now()
         if not _close(connection, table_id, finished):  # its game is kept already
             return
-        connection.execute(insert(GameRow).values(table_id=table_id, finished=finished,
-                                                  **game))
+        connection.execute(_NEW_GAME, {"table_id": table_id, "finished": finished, **game})
         kept = GameRow(table_id=table_id, finished=finished, **game)  # read, not added
         if any(account is not None for account in kept.accounts or []):
             with Session(connection) as session:
@@ -272,7 +269,19 @@ class Store:
             return row
 
 
+# The statements of a table's arrival and end, built once: built at each call, with
+# their values inline, they cost SQLAlchemy a third more CPU a table made (412 against
+# 248 µs, SQLite), and a table's writes were a fifth of the server's CPU a table.
 _EVENTS = insert(EventRow)
+_NEW_TABLE = insert(TableRow)
+_NEW_SEATS = insert(SeatRow)
+_NEW_GAME = insert(GameRow)
+_CLOSE = update(TableRow).where(TableRow.id == bindparam("table"),
+                                TableRow.finished.is_(None)).values(finished=bindparam("at"))
+_SEAT = update(SeatRow).where(SeatRow.table_id == bindparam("table"),
+                              SeatRow.seat == bindparam("number"))
+_TAKE_SEAT = _SEAT.where(SeatRow.name.is_(None))
+_FREE_SEAT = _SEAT
 
 
 _COLUMNS = ("table_id", "seq", "kind", "seat", "data", "at")
@@ -303,9 +312,7 @@ def _many(count: int, marker: str) -> str:
 def _close(connection: Connection, table_id: str, at: datetime) -> bool:
     """Mark a table finished at ``at``, once: False if there is no such table or it was
     finished already."""
-    done = connection.execute(update(TableRow).where(
-        TableRow.id == table_id, TableRow.finished.is_(None)).values(finished=at))
-    return done.rowcount == 1
+    return connection.execute(_CLOSE, {"table": table_id, "at": at}).rowcount == 1
 
 
 def _insert(connection: Connection, rows: list[tuple[Any, ...]]) -> None:
