@@ -994,9 +994,8 @@ class Hub:
         told = [a if a.seat == seat or a.tile is None else a.model_copy(update={"tile": None})
                 for a in actions]
         shown = shown or Shown.of(table, [seat])
-        return StateMessage.model_construct(you=seat, table=shown.info,
-                                            view=shown.views.get(seat, {}), actions=told,
-                                            reveal=shown.reveal)
+        return StateMessage(you=seat, table=shown.info, view=shown.views.get(seat, {}),
+                            actions=told, reveal=shown.reveal)
 
     # -- bots, readiness, clocks and absences --------------------------------------------
 
