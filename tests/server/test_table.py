@@ -150,7 +150,7 @@ def test_an_undo_leaves_the_draws_to_come_unknown() -> None:
 def test_the_views_worked_out_together_are_each_seats_own(variant: str, seed: int) -> None:
     """A broadcast works out every seat's view at once; each must be exactly what the
     round shows that seat (its hand, its legal moves on its turn), and a spectator's
-    the same with no hand and no moves, after every move of a whole match."""
+    the same with no hand and no moves, after every move of a whole round."""
     players = PLAYERS[variant][-1]
     deck = FairDeck.from_dict({"seed": f"{seed:064x}", "salt": "00" * 16})
     table = Table("t", Rules.preset(variant, players=players, target=None),

@@ -19,7 +19,7 @@ import os
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -138,7 +138,7 @@ class Shown(NamedTuple):
     views: dict[int | None, dict[str, Any]]
 
     @classmethod
-    def of(cls, table: Table, seats: Iterable[int | None]) -> Shown:
+    def of(cls, table: Table, seats: Collection[int | None]) -> Shown:
         return cls(table.info(), table.reveal(), table.views(seats))
 
 

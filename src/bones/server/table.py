@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hmac
 import time
-from collections.abc import Iterable
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import islice
@@ -493,7 +493,7 @@ class Table:
         """The view of the round on show for a seat; a spectator's has no hand."""
         return self.views([seat]).get(seat)
 
-    def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    def views(self, seats: Collection[int | None]) -> dict[int | None, dict[str, Any]]:
         """:meth:`view` for each of ``seats`` (empty before the first deal). What every
         seat sees alike is worked out once: a move goes to every seat at the table, and
         the round's view was a tenth of a busy server's CPU when worked out per seat.
@@ -513,7 +513,8 @@ class Table:
         rnd = match.round if self.status == "playing" else match.rounds[self.shown]
         public = rnd.view(0).to_dict()
         hands, turn = rnd.hands, rnd.turn
-        legal = public["legal_moves"] if turn == 0 else [str(m) for m in rnd.legal_moves()]
+        legal = (public["legal_moves"] if turn == 0 or turn not in seats
+                 else [str(m) for m in rnd.legal_moves()])  # only for a seat that is sent it
         shown: dict[int | None, dict[str, Any]] = {}
         for seat in seats:
             if seat is not None and not 0 <= seat < len(hands):
