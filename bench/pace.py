@@ -70,7 +70,6 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 from bones.rules import TARGETS  # noqa: E402
-from bones.server.protocol import apply_change  # noqa: E402
 from server import HUMANS, LIFTED  # noqa: E402
 
 WARM = 40.0
@@ -204,14 +203,9 @@ async def _human(ws: ClientConnection, figures: Figures, rng: random.Random,
     look at the hands (the same pace)."""
     sent: float | None = None
     readied = False
-    message: dict[str, Any] = {}
     async for raw in ws:
-        got = orjson.loads(raw)  # a sixth less of the generator's CPU a move than json
-        if got["type"] == "change":
-            message = apply_change(message, got)
-        elif got["type"] == "state":
-            message = got
-        else:
+        message = orjson.loads(raw)  # a sixth less of the generator's CPU a move than json
+        if message["type"] != "state":
             continue
         if sent is not None and message["actions"]:
             if figures.measuring:
@@ -269,7 +263,6 @@ class Plan:
     affine: bool = False
     target: int | None = None
     warm: float = WARM
-    whole: bool = False
 
 
 async def _table(plan: Plan, http: _Http, figures: Figures, rng: random.Random,
@@ -294,8 +287,7 @@ async def _table(plan: Plan, http: _Http, figures: Figures, rng: random.Random,
         if figures.measuring:
             figures.arrivals += 1
         at = (maker if plan.affine else rng.choice(urls)).replace("http", "ws", 1)
-        changes = "" if plan.whole else "&changes=1"
-        sockets = [connect(f"{at}/ws/{table}?token={token}{changes}", max_size=2**22)
+        sockets = [connect(f"{at}/ws/{table}?token={token}", max_size=2**22)
                    for token in tokens]
         opened = [await s for s in sockets]
         try:
@@ -413,9 +405,6 @@ def main() -> None:
     parser.add_argument("--warm", type=float, default=WARM,
                         help="seconds of arrivals before measuring; with --target about a "
                              "match's length, so that new tables come as steadily as later")
-    parser.add_argument("--whole", action="store_true",
-                        help="the clients are sent every state whole, as before they "
-                             "asked for changes (as the site's page does)")
     args = parser.parse_args()
     counts = [int(n) for n in args.processes.split(",")]
     levels = [int(n) for n in args.tables.split(",")]
@@ -428,7 +417,7 @@ def main() -> None:
         for processes in counts:
             for tables in levels:
                 plan = Plan(args.kind, tables, args.seconds, args.affine, args.target,
-                            args.warm, args.whole)
+                            args.warm)
                 rows.append(level(plan, processes, args.bot_workers))
                 progress.advance(task)
     show(console, rows)

@@ -14,12 +14,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 import httpx
 from websockets.sync.client import ClientConnection, connect
-
-from bones.server.protocol import apply_change
 
 Message = dict[str, Any]
 
@@ -135,18 +132,15 @@ class Server:
             watching.close()
 
     def socket(self, table_id: str, token: str | None = None,
-               signed_in: httpx.Client | None = None, changes: bool = False) -> Client:
+               signed_in: httpx.Client | None = None) -> Client:
         """A seat's socket (with its token), or a spectator's (with ``signed_in``'s
-        session, if given); ``changes``: it asks for changes after the first state."""
-        query = urlencode({**({"token": token} if token else {}),
-                           **({"changes": 1} if changes else {})})
-        return Client(f"ws://127.0.0.1:{self.port}/ws/{table_id}{'?' * bool(query)}{query}",
-                      signed_in)
+        session, if given)."""
+        query = "" if token is None else f"?token={token}"
+        return Client(f"ws://127.0.0.1:{self.port}/ws/{table_id}{query}", signed_in)
 
 
 class Client:
-    """One WebSocket at a table, keeping every message it was sent; a change is kept
-    (and returned) as the state it makes, and counted in ``changes``."""
+    """One WebSocket at a table, keeping every message it was sent."""
 
     def __init__(self, url: str, signed_in: httpx.Client | None = None) -> None:
         cookie = signed_in.cookies.get("bones_session") if signed_in is not None else None
@@ -155,16 +149,12 @@ class Client:
                                if cookie else None)
         self.ws: ClientConnection = self._opened.__enter__()
         self.received: list[Message] = []
-        self.changes = 0
 
     def send(self, message: Message | str) -> None:
         self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
     def recv(self, timeout: float = 30) -> Message:
         message = json.loads(self.ws.recv(timeout=timeout))
-        if message["type"] == "change":
-            self.changes += 1
-            message = apply_change(self.last_state(), message)
         self.received.append(message)
         return dict(message)
 

@@ -304,9 +304,9 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
         return JSONResponse({"ok": ok}, status_code=200 if ok else 503)
 
     @app.websocket("/ws/{table_id}")
-    async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None,
-                          changes: bool = False) -> None:
-        await hub.connect(ws, table_id, token, _address(ws), await viewer(ws), changes)
+    async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None) -> None:
+        await hub.connect(ws, table_id, token, _address(ws),
+                          await viewer(ws))
 
 
 async def _analyze(analyses: Analyses, request: Request, key: str, record: dict[str, Any],

@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 from starlette.websockets import WebSocketDisconnect
@@ -40,7 +40,6 @@ from bones.server.metrics import Metrics
 from bones.server.protocol import (
     Action,
     BotSeat,
-    ChangeMessage,
     CreateTable,
     ErrorMessage,
     Hint,
@@ -130,49 +129,17 @@ class Limited(RuntimeError):
     """A limit of the server's was reached: the text says which."""
 
 
-@dataclass(frozen=True, eq=False)
-class Shown:
+class Shown(NamedTuple):
     """What a table shows after a change: its public face and reveal, and the view of
     each seat it goes to (``None``: a spectator's), worked out once for all of them."""
 
     info: TableInfo
     reveal: dict[str, Any] | None
     views: dict[int | None, dict[str, Any]]
-    _tables: list[tuple[Shown, dict[str, Any]]] = field(default_factory=list, repr=False)
-    """The table's entries changed since an earlier ``Shown``, worked out once for every
-    socket that was sent that one."""
 
     @classmethod
     def of(cls, table: Table, seats: Collection[int | None]) -> Shown:
         return cls(table.info(), table.reveal(), table.views(seats))
-
-    def state(self, seat: int | None, actions: list[Action]) -> StateMessage:
-        """The whole of it, as ``seat`` (``None``: a spectator) is sent it."""
-        return StateMessage(you=seat, table=self.info, view=self.views.get(seat, {}),
-                            actions=_told(actions, seat), reveal=self.reveal)
-
-    def since(self, seen: Shown, seat: int | None,
-              actions: list[Action]) -> ChangeMessage | None:
-        """What changed for ``seat`` since it was sent ``seen``; ``None`` where a change
-        cannot tell it (an entry of the view is gone)."""
-        old, new = seen.views.get(seat, {}), self.views.get(seat, {})
-        if old.keys() - new.keys():
-            return None
-        table = next((t for s, t in self._tables if s is seen), None)
-        if table is None:  # (a model's fields are its __dict__: a third of getattr's time)
-            was, now = seen.info.__dict__, self.info.__dict__
-            table = self.info.model_dump(mode="json", include={
-                name for name, value in now.items() if was[name] != value})
-            self._tables.append((seen, table))
-        return ChangeMessage(table=table, view={k: v for k, v in new.items()
-                                                if k not in old or old[k] != v},
-                             actions=_told(actions, seat), reveal=self.reveal)
-
-
-def _told(actions: list[Action], seat: int | None) -> list[Action]:
-    """The actions as ``seat`` is told them: a drawn tile only to the drawer."""
-    return [a if a.seat == seat or a.tile is None else a.model_copy(update={"tile": None})
-            for a in actions]
 
 
 @dataclass(eq=False)
@@ -187,11 +154,6 @@ class _Conn:
     """Who is signed in on this socket (the session's account), if anyone."""
     talk: Bucket = field(default_factory=lambda: Bucket(RATE, BURST))
     """What it may still say in the chat."""
-    changes: bool = False
-    """The client asked for changes (``?changes=1``): after a first whole state, only
-    what changed (:class:`~bones.server.protocol.ChangeMessage`)."""
-    seen: Shown | None = None
-    """What the socket was last sent, which a change is told against."""
 
 
 @dataclass(eq=False)
@@ -620,8 +582,7 @@ class Hub:
             try:
                 viewer = opened.get("viewer")
                 await self._serve(ws, opened["table"], opened["token"], opened["address"],
-                                  None if viewer is None else Player(**viewer),
-                                  opened.get("changes", False))
+                                  None if viewer is None else Player(**viewer))
             except Elsewhere:
                 await ws.close(1012, "the table moved to another server: reconnect")
             finally:
@@ -689,32 +650,30 @@ class Hub:
     # -- connections ---------------------------------------------------------------------
 
     async def connect(self, ws: Socket, table_id: str, token: str | None,
-                      address: str, viewer: Player | None = None,
-                      changes: bool = False) -> None:
+                      address: str, viewer: Player | None = None) -> None:
         """Serve one WebSocket: a seat (with its token) or a spectator (without);
-        ``viewer``: who is signed in on it, which a spectator needs to chat;
-        ``changes``: the client takes changes after the first state."""
+        ``viewer``: who is signed in on it, which a spectator needs to chat."""
         if self.sockets.get(address, 0) >= self.settings.sockets_per_address:
             await ws.accept()
             await self._refuse(ws, 4429, "too many sockets from one address")
             return
         self.sockets[address] = self.sockets.get(address, 0) + 1
         try:
-            await self._serve(ws, table_id, token, address, viewer, changes)
+            await self._serve(ws, table_id, token, address, viewer)
         finally:
             self.sockets[address] -= 1
             if not self.sockets[address]:
                 del self.sockets[address]
 
     async def _serve(self, ws: Socket, table_id: str, token: str | None,
-                     address: str, viewer: Player | None, changes: bool) -> None:
+                     address: str, viewer: Player | None) -> None:
         await ws.accept()
         try:
             live = await self.live(table_id)
         except Elsewhere as away:
             assert self.cluster is not None
             await self.cluster.relay(ws, away.owner, table_id, token, address,
-                                     None if viewer is None else asdict(viewer), changes)
+                                     None if viewer is None else asdict(viewer))
             return
         if live is None:
             await self._refuse(ws, 4404, f"no open table {table_id!r}")
@@ -726,8 +685,7 @@ class Hub:
         settings = self.settings
         bucket = (live.buckets.setdefault(seat, Bucket(settings.rate, settings.burst))
                   if seat is not None else Bucket(settings.rate, settings.burst))
-        conn = _Conn(ws, seat, address, bucket, Bucket(1.0, settings.patience), viewer,
-                     changes=changes)
+        conn = _Conn(ws, seat, address, bucket, Bucket(1.0, settings.patience), viewer)
         async with live.lock:
             live.conns.add(conn)
             if seat is not None:
@@ -1019,10 +977,7 @@ class Hub:
 
     async def _send(self, live: _Live, conn: _Conn, actions: list[Action],
                     shown: Shown | None = None) -> None:
-        shown = shown or Shown.of(live.table, [conn.seat])
-        seen, conn.seen = conn.seen, shown
-        change = shown.since(seen, conn.seat, actions) if seen and conn.changes else None
-        text = (change or shown.state(conn.seat, actions)).model_dump_json()
+        text = self.state(live.table, conn.seat, actions, shown).model_dump_json()
         try:
             async with asyncio.timeout(5):
                 await conn.ws.send_text(text)
@@ -1030,6 +985,17 @@ class Hub:
             live.conns.discard(conn)
             with contextlib.suppress(Exception):
                 await conn.ws.close(code=1011)
+
+    @staticmethod
+    def state(table: Table, seat: int | None, actions: list[Action],
+              shown: Shown | None = None) -> StateMessage:
+        """What ``seat`` (``None``: a spectator) is sent: drawn tiles only to the drawer.
+        ``shown``: what the table shows, where the caller already has it for this seat."""
+        told = [a if a.seat == seat or a.tile is None else a.model_copy(update={"tile": None})
+                for a in actions]
+        shown = shown or Shown.of(table, [seat])
+        return StateMessage(you=seat, table=shown.info, view=shown.views.get(seat, {}),
+                            actions=told, reveal=shown.reveal)
 
     # -- bots, readiness, clocks and absences --------------------------------------------
 

@@ -1,9 +1,8 @@
 """The messages between a seat and the server, and the REST bodies, as pydantic models.
 
 Every WebSocket message is one JSON object with ``v`` (the protocol version) and ``type``.
-A client sends :data:`ClientMessage`; the server answers with :class:`StateMessage`
-(or, to a client that asked for them, :class:`ChangeMessage`), :class:`ErrorMessage` or
-:class:`Pong`. ``docs/protocol.md`` shows each with an example.
+A client sends :data:`ClientMessage`; the server answers with :class:`StateMessage`,
+:class:`ErrorMessage` or :class:`Pong`. ``docs/protocol.md`` shows each with an example.
 
 >>> parse_client('{"v": 1, "type": "move", "move": "6-3 right"}')
 Move(v=1, type='move', move='6-3 right')
@@ -39,7 +38,6 @@ __all__ = [
     "VERSION",
     "Action",
     "BotSeat",
-    "ChangeMessage",
     "ChatMessage",
     "ChatReport",
     "ClientMessage",
@@ -69,7 +67,6 @@ __all__ = [
     "Stats",
     "StatsRow",
     "TableInfo",
-    "apply_change",
     "clean_text",
     "parse_client",
 ]
@@ -308,39 +305,6 @@ class StateMessage(_Message):
     view: dict[str, Any]
     actions: list[Action] = []
     reveal: dict[str, Any] | None = None
-
-
-class ChangeMessage(_Message):
-    """What changed since the last message, for a socket opened with ``?changes=1``: the
-    entries of ``table`` and of ``view`` that differ from the last ones sent (each
-    whole), and this change's ``actions`` and ``reveal``. The first message, and any
-    change that cannot be told this way, is a whole :class:`StateMessage`. A move sent
-    whole is mostly what did not change (the rules, the seats, the line and history so
-    far), and encoding, compressing and reading it was most of a busy server's work a
-    move; :func:`apply_change` makes the state again."""
-
-    type: Literal["change"] = "change"
-    table: dict[str, Any]
-    view: dict[str, Any]
-    actions: list[Action] = []
-    reveal: dict[str, Any] | None = None
-
-
-def apply_change(state: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
-    """The state ``change`` (a :class:`ChangeMessage` as JSON) makes of ``state`` (the
-    last state message, as JSON, or as made by this function); ``state`` is unchanged.
-
-    >>> state = {"v": 1, "type": "state", "you": 0, "table": {"seq": 3, "status": "playing"},
-    ...          "view": {"turn": 1, "hand": ["6-6"]}, "actions": [], "reveal": None}
-    >>> change = {"v": 1, "type": "change", "table": {"seq": 4}, "view": {"turn": 0},
-    ...           "actions": [{"seat": 1, "move": "6-3 left", "tile": None}], "reveal": None}
-    >>> new = apply_change(state, change)
-    >>> new["table"], new["view"], new["actions"][0]["move"]
-    ({'seq': 4, 'status': 'playing'}, {'turn': 0, 'hand': ['6-6']}, '6-3 left')
-    """
-    return {**state, "table": {**state["table"], **change["table"]},
-            "view": {**state["view"], **change["view"]}, "actions": change["actions"],
-            "reveal": change["reveal"]}
 
 
 class ErrorMessage(_Message):

@@ -24,20 +24,10 @@ export const seats = {
   },
 };
 
-// The state a `change` makes of the last one (`apply_change` in protocol.py).
-function applyChange(state, change) {
-  return {
-    ...state, table: { ...state.table, ...change.table }, view: { ...state.view, ...change.view },
-    actions: change.actions, reveal: change.reveal,
-  };
-}
-
 export class Connection {
   // `table`: a table's id, "lobby" for the lobby's list (`onLobby`), or "seek/{ticket}"
   // for a quick match's ticket (`onSeeking`, then `onMatched`); `onEnd(code)`: the
   // server closed it for good (4401 not signed in, 4403 not yours, 4404 gone).
-  // `changes: true` (a table's socket) asks for changes: after a whole first state the
-  // server sends only what changed, and `onState` is given the whole state made again.
   constructor(table, token, handlers) {
     Object.assign(this, { table, token, ...handlers });
     this.delay = 250;
@@ -47,16 +37,13 @@ export class Connection {
 
   open() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = new URLSearchParams();
-    if (this.token) query.set("token", this.token);
-    if (this.changes) query.set("changes", "1");
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.table}?${query}`);
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.table}${query}`);
     this.ws = ws;
     ws.onopen = () => { this.delay = 250; this.onStatus?.(true); };
     ws.onmessage = (event) => {
       const message = JSON.parse(event.data);
-      if (message.type === "state") this.onState?.(this.state = message);
-      else if (message.type === "change") this.onState?.(this.state = applyChange(this.state, message));
+      if (message.type === "state") this.onState?.(message);
       else if (message.type === "error") this.onError?.(message);
       else if (message.type === "hint") this.onHint?.(message);
       else if (message.type === "rematch") this.onRematch?.(message);

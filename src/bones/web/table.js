@@ -41,7 +41,6 @@ export class TableScreen {
     this.chat = new ChatBox((text) => this.connection.send({ type: "chat", text }),
       t(token ? "chatPlayers" : "chatSpectators"));
     this.connection = new Connection(tableId, token, {
-      changes: true,
       onState: (message) => this.receive(message),
       onError: (error) => (["not_signed_in", "flood"].includes(error.code)
         ? this.chat.refused(error.message) : this.flash(t("error", { message: error.message }))),
