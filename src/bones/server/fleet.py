@@ -53,8 +53,8 @@ decision takes about 3 s)."""
 Taken = tuple[str, bytes, dict[bytes, bytes]]
 """A job as a worker takes it: its stream, its entry id and its fields."""
 CALLS: dict[str, Callable[..., Any]] = {
-    "choose": lambda job: brains.choose(job["level"], PlayerView.from_dict(job["view"])),
-    "evaluate": lambda job: brains.evaluate(PlayerView.from_dict(job["view"])),
+    "choose": lambda job: brains.choose(job["level"], job["view"]),
+    "evaluate": lambda job: brains.evaluate(job["view"]),
 }
 
 

@@ -217,4 +217,5 @@ class Pool:
             worker.process.join(max(0.0, deadline - time.monotonic()))
             if worker.process.is_alive():
                 worker.process.kill()
+                worker.process.join(1.0)  # gone (and reaped) when close returns
         self._workers, self._idle = [], []
