@@ -103,8 +103,9 @@ class Writer:
         if self._thread is not None:
             self._jobs.put(None)
             self._thread.join()
-            if self._connection is not None:
-                self._connection.close()
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
 
     def _hand(self, append: Append | None, call: Callable[[], T]) -> asyncio.Future[T]:
         future = asyncio.get_running_loop().create_future()
@@ -166,19 +167,25 @@ class Writer:
             self.observe(time.perf_counter() - start)
 
     def _append_all(self, appends: list[Append]) -> None:
-        if self._thread is None or any(one.game is not None for one in appends):
+        if any(one.game is not None for one in appends):
             self._timed(self.store.append_all, appends)
         else:
             self._timed(self._moves, appends)
 
     def _moves(self, appends: list[Append]) -> None:
-        """Moves alone go as one statement on the thread's own connection, kept open (no
-        check-out or ping a batch); after a failure it is opened afresh."""
+        """Moves alone go as one statement on the writer's own connection, kept open (no
+        check-out, ping or reset a batch); after a failure it is opened afresh. On
+        PostgreSQL it autocommits (one round trip); SQLite's is committed here, since
+        an in-memory store shares its one connection with every other write (SQLite, a
+        move: 147-180 us of CPU through a checked-out connection, 88-111 kept)."""
         if self._connection is None:
-            self._connection = self.store.engine.connect().execution_options(
-                isolation_level="AUTOCOMMIT")
+            connection = self.store.engine.connect()
+            self._connection = (connection if self._thread is None else
+                                connection.execution_options(isolation_level="AUTOCOMMIT"))
         try:
             self.store.append_moves(self._connection, appends)
+            if self._thread is None:
+                self._connection.commit()
         except Exception:
             self._connection.close()
             self._connection = None
