@@ -122,24 +122,41 @@ def test_decisions_at_tables_with_people_go_first() -> None:
     """With the one worker busy, a decision for a table where a person plays goes ahead
     of the decisions waiting for tables of bots alone (first come first served within
     each kind), so a dozen all-Expert tables cannot hold up a person's game."""
-    started: list[str] = []
+    kinds = [(False, "bots 1"), (False, "bots 2"), (False, "bots 3"), (True, "people 1"),
+             (False, "bots 4"), (True, "people 2")]
 
-    class Probe(Brains):
-        async def _send(self, call: Any, *args: Any) -> Any:
-            started.append(args[0])
-            await asyncio.sleep(0.01)
-            return args[0]
+    async def jobs() -> list[tuple[int, str]]:
+        brains = Brains(workers=1)
+        try:
+            busy = asyncio.ensure_future(brains._run(True, time.sleep, 0.5))
+            await asyncio.sleep(0.05)
+            # each job answers the moment the worker began it (a clock all processes share)
+            started = await asyncio.gather(*(brains._run(people, time.monotonic_ns)
+                                             for people, _ in kinds))
+            await busy
+        finally:
+            brains.close()
+        return sorted(zip(started, (name for _, name in kinds), strict=True))
 
-    async def jobs() -> list[str]:
-        brains = Probe(workers=1)
-        kinds = [(False, "bots 1"), (False, "bots 2"), (False, "bots 3"), (True, "people 1"),
-                 (False, "bots 4"), (True, "people 2")]
-        tasks = [asyncio.create_task(brains._run(people, None, name)) for people, name in kinds]
-        return list(await asyncio.gather(*tasks))
+    order = [name for _, name in _in_a_thread(jobs())]
+    assert order == ["people 1", "people 2", "bots 1", "bots 2", "bots 3", "bots 4"]
 
-    assert _in_a_thread(jobs()) == ["bots 1", "bots 2", "bots 3", "people 1", "bots 4",
-                                     "people 2"]
-    assert started == ["bots 1", "people 1", "people 2", "bots 2", "bots 3", "bots 4"]
+
+def test_a_job_called_off_while_it_waits_is_never_run(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+
+    async def jobs(pool: Pool) -> int:
+        busy = asyncio.ensure_future(pool.run(time.sleep, 0.3))
+        await asyncio.sleep(0.05)
+        off = asyncio.ensure_future(pool.run(os.mkdir, str(marker)))
+        after = asyncio.ensure_future(pool.run(os.getpid))
+        await asyncio.sleep(0.05)
+        off.cancel()
+        await busy
+        return await after
+
+    assert _with_pool(1, jobs) != os.getpid()
+    assert not marker.exists()
 
 
 def _in_a_thread(work: Coroutine[Any, Any, T]) -> T:

@@ -21,8 +21,6 @@ tables cannot hold up a person's game; within each kind, first come first served
 from __future__ import annotations
 
 import asyncio
-import heapq
-import itertools
 import logging
 import os
 from collections.abc import Callable
@@ -73,10 +71,6 @@ class Brains:
         self.workers = workers
         self.fallback = ThreadPoolExecutor(2, thread_name_prefix="bones-bots")
         self._pool = Pool(workers)
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._order = itertools.count()
-        self._busy = 0
-        """Jobs in the workers' hands; never more than there are workers."""
 
     def warm(self) -> None:
         """Start the workers and load their kernels now, not at the first decision
@@ -91,38 +85,14 @@ class Brains:
         return await self._run(True, evaluate, view.to_dict())
 
     async def _run(self, people: bool, call: Callable[..., T], *args: Any) -> T:
-        if self.workers == 0:
-            return await self._in_thread(call, *args)
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (0 if people else 1, next(self._order), turn))
-        self._next()
-        try:
-            await turn
-        except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():  # given a worker, then called off
-                self._busy -= 1
-                self._next()
-            raise
-        try:
-            return await self._send(call, *args)
-        finally:
-            self._busy -= 1
-            self._next()
-
-    def _next(self) -> None:
-        """Give free workers to the first waiting jobs, people's first."""
-        while self._busy < self.workers and self._waiting:
-            _, _, turn = heapq.heappop(self._waiting)
-            if not turn.done():
-                self._busy += 1
-                turn.set_result(None)
-
-    async def _send(self, call: Callable[..., T], *args: Any) -> T:
-        for _ in range(2):
-            try:
-                return await self._pool.run(call, *args)
-            except WorkerDied:
-                log.warning("a bot worker died; starting another")
+        """``call(*args)`` in a worker, people's first; after a worker died under it
+        twice, in a thread of the server's."""
+        if self.workers:
+            for _ in range(2):
+                try:
+                    return await self._pool.run(call, *args, rank=0 if people else 1)
+                except WorkerDied:
+                    log.warning("a bot worker died; starting another")
         return await self._in_thread(call, *args)
 
     async def _in_thread(self, call: Callable[..., T], *args: Any) -> T:

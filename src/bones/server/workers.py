@@ -14,12 +14,14 @@ watches its parent and leaves when it is gone.
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import multiprocessing
 import os
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
 from typing import Any, TypeVar, cast
@@ -83,14 +85,10 @@ class _Worker:
         self._loop: asyncio.AbstractEventLoop | None = None
         """The loop watching the pipe for an answer, while a job is under way."""
 
-    def give(self, call: Callable[..., Any], args: tuple[Any, ...],
-             done: Callable[[_Worker, bool], None]) -> asyncio.Future[Any]:
-        """Start a job; the future holds its answer. ``done(worker, alive)`` is called
+    def give(self, job: _Job, done: Callable[[_Worker, bool], None]) -> None:
+        """Start ``job``; its future gets the answer. ``done(worker, alive)`` is called
         once the answer is in, even if nobody waits for it any more."""
         loop = asyncio.get_running_loop()
-        answer: asyncio.Future[Any] = loop.create_future()
-        # a caller that gave up never reads the answer: its error is not worth a warning
-        answer.add_done_callback(lambda a: a.cancelled() or a.exception())
         fd = self.conn.fileno()
 
         def read() -> None:
@@ -99,21 +97,20 @@ class _Worker:
             try:
                 ok, value = self.conn.recv()
             except (EOFError, OSError):
-                _settle(answer, False, WorkerDied("a bot worker ended before it answered"))
+                job.settle(False, WorkerDied("a bot worker ended before it answered"))
                 done(self, False)
                 return
-            _settle(answer, ok, value)
+            job.settle(ok, value)
             done(self, True)
 
         try:
-            self.conn.send((call, args))
+            self.conn.send((job.call, job.args))
         except (EOFError, OSError):
-            _settle(answer, False, WorkerDied("a bot worker ended before its job"))
+            job.settle(False, WorkerDied("a bot worker ended before its job"))
             done(self, False)
-            return answer
+            return
         loop.add_reader(fd, read)
         self._loop = loop
-        return answer
 
     def close(self) -> None:
         if self._loop is not None and not self._loop.is_closed():
@@ -122,24 +119,33 @@ class _Worker:
         self.conn.close()
 
 
-def _settle(answer: asyncio.Future[Any], ok: bool, value: Any) -> None:
-    if answer.done():
-        return
-    if ok:
-        answer.set_result(value)
-    else:
-        answer.set_exception(value)
+@dataclass(eq=False)
+class _Job:
+    call: Callable[..., Any]
+    args: tuple[Any, ...]
+    answer: asyncio.Future[Any]
+
+    def settle(self, ok: bool, value: Any) -> None:
+        if self.answer.done():  # its caller gave up
+            return
+        if ok:
+            self.answer.set_result(value)
+        else:
+            self.answer.set_exception(value)
 
 
 class Pool:
     """``size`` worker processes, each doing one job at a time, started when first
-    needed and again after one dies.
+    needed and again after one dies; the jobs waiting for a worker go in order of their
+    ``rank``, then first come first served.
 
     Unlike a ``ProcessPoolExecutor`` (which hands every job to a thread of its own,
     and through it to a queue the workers share), the server's event loop writes a job
     straight into a free worker's pipe and reads the answer when the pipe says it is
     there: a third of the server's CPU a job, and no thread taking the GIL from the
-    one that serves the sockets. A job whose caller gave up still holds its worker
+    one that serves the sockets. The next job goes to the worker in the same callback
+    that reads its answer, so on a busy server a worker does not wait for turns of the
+    event loop between two jobs. A job whose caller gave up still holds its worker
     until it answers, so the workers never take more jobs than there are of them.
 
     >>> async def ask() -> int:
@@ -159,54 +165,54 @@ class Pool:
         self._context = multiprocessing.get_context("spawn")
         self._workers: list[_Worker] = []
         self._idle: list[_Worker] = []
-        self._wanted: deque[asyncio.Future[_Worker]] = deque()
+        self._waiting: list[tuple[int, int, _Job]] = []
+        """A heap of the jobs no worker has taken yet: by rank, then by arrival."""
+        self._order = itertools.count()
 
-    async def run(self, call: Callable[..., T], *args: Any) -> T:
-        """``call(*args)`` in a worker; ``WorkerDied`` if the worker ended first."""
-        worker = await self._worker()
-        answer = worker.give(call, args, self._done)
-        return cast(T, await asyncio.shield(answer))
+    async def run(self, call: Callable[..., T], *args: Any, rank: int = 0) -> T:
+        """``call(*args)`` in a worker, once the jobs of a lower ``rank`` and those of the
+        same rank given before it are under way; ``WorkerDied`` if the worker ended
+        first."""
+        job = _Job(call, args, asyncio.get_running_loop().create_future())
+        heapq.heappush(self._waiting, (rank, next(self._order), job))
+        if self._idle:
+            self._next(self._idle.pop())
+        elif len(self._workers) < self.size:
+            self._next(self._new())
+        return cast(T, await job.answer)
 
     def start(self, call: Callable[..., Any], *args: Any) -> None:
         """Start every worker now, each with a first job whose answer is not wanted
         (loading what the real jobs will need)."""
+        loop = asyncio.get_running_loop()
         while len(self._workers) < self.size:
-            self._new().give(call, args, self._done)
-
-    async def _worker(self) -> _Worker:
-        if self._idle:
-            return self._idle.pop()
-        if len(self._workers) < self.size:
-            return self._new()
-        wanted: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
-        self._wanted.append(wanted)
-        try:
-            return await wanted
-        except asyncio.CancelledError:
-            if wanted.done() and not wanted.cancelled():  # given a worker, then called off
-                self._done(wanted.result(), True)
-            raise
+            unwanted = loop.create_future()
+            unwanted.add_done_callback(lambda a: a.exception())  # not worth a warning
+            self._new().give(_Job(call, args, unwanted), self._done)
 
     def _new(self) -> _Worker:
         worker = _Worker(self._context)
         self._workers.append(worker)
         return worker
 
+    def _next(self, worker: _Worker) -> None:
+        """Give ``worker`` the first job still wanted, or keep it idle."""
+        while self._waiting:
+            _, _, job = heapq.heappop(self._waiting)
+            if not job.answer.done():  # not called off while it waited
+                worker.give(job, self._done)
+                return
+        self._idle.append(worker)
+
     def _done(self, worker: _Worker, alive: bool) -> None:
-        """A worker answered (or died): give it to the first job waiting for one."""
+        """A worker answered (or died): on to the next job."""
         if not alive:
             worker.close()
             self._workers.remove(worker)
-            if self._wanted and len(self._workers) < self.size:
-                worker = self._new()
-            else:
+            if not self._waiting:
                 return
-        while self._wanted:
-            wanted = self._wanted.popleft()
-            if not wanted.done():
-                wanted.set_result(worker)
-                return
-        self._idle.append(worker)
+            worker = self._new()
+        self._next(worker)
 
     def close(self, wait: float = 2.0) -> None:
         """End the workers: each finishes the job in hand (for ``wait`` seconds at most)."""
