@@ -4,7 +4,7 @@ process it would hold the GIL too and stall every table; in a worker, people's m
 never wait for it. A job carries only the seat's ``PlayerView`` and the level, and the
 answer is a move (or a hint's values). The view goes as its data (``to_dict``), as it
 goes to a ``bones worker`` through Redis: pickled whole, its tiles and placements one
-object at a time, it cost the server three times as much.
+object at a time, it cost the server about twice as much.
 
 A worker that dies loses nothing: another is started and the job sent again, and if
 that fails too the job runs in a thread of the server.
