@@ -7,7 +7,8 @@ Every scripted human moves 2 s ± 50% after its turn comes, as people do. Two ki
   app process (as a proxy would spread them);
 - ``kozel``: Kozel, one scripted human and three Hard bots (the site's bot delay and
   think floor), the bots thinking in worker processes. Also the bots' CPU seconds per
-  table and second, and from it the tables two cores could carry at most.
+  table and second, and from it the tables two cores could carry at most, and the share
+  of the bots' decisions that took longer than the think floor (each holds its table up).
 
 Measured: a move from being sent to the state that shows it arriving (the broadcast
 as the mover receives it), the server's own figure, from reading the move to sending
@@ -60,6 +61,7 @@ from typing import Any
 import aiohttp
 import httpx
 import orjson
+from prometheus_client.parser import text_string_to_metric_families
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
@@ -70,6 +72,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 from bones.rules import TARGETS  # noqa: E402
+from bones.server.hub import Settings  # noqa: E402
 from server import HUMANS, LIFTED  # noqa: E402
 
 WARM = 40.0
@@ -113,6 +116,21 @@ def _children(pid: int) -> list[int]:
             if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
                 found.append(int(entry.name))
     return found
+
+
+def decisions(urls: list[str]) -> tuple[float, float]:
+    """The bots' decisions so far over the app processes, and how many of them took no
+    longer than the think floor: one that takes longer holds its table up, so their
+    share says directly whether the bots keep the tables at full pace."""
+    floor, total, within = Settings().think_floor, 0.0, 0.0
+    for url in urls:
+        for family in text_string_to_metric_families(httpx.get(f"{url}/metrics").text):
+            for sample in family.samples:
+                if sample.name == "bones_bot_think_seconds_bucket":
+                    bound = float(sample.labels["le"])
+                    total += sample.value if bound == float("inf") else 0.0
+                    within += sample.value if bound == floor else 0.0
+    return total, within
 
 
 # -- the site ----------------------------------------------------------------------------
@@ -366,10 +384,13 @@ def level(plan: Plan, processes: int, bot_workers: int = 1) -> dict[str, Any]:
             time.sleep(plan.warm)
             apps0, bots0 = site.cpu()
             before = [httpx.get(f"{url}/api/metrics").json()["moves"] for url in site.urls]
+            asked0, kept0 = decisions(site.urls)
             began = time.monotonic()
             time.sleep(plan.seconds)  # the CPU of the measured window, not of the winding down
             elapsed = time.monotonic() - began
             apps1, bots1 = site.cpu()
+            asked, kept = (b - a for a, b in zip((asked0, kept0), decisions(site.urls),
+                                                  strict=True))
             result = out.get(timeout=plan.warm + plan.seconds + 600)
             server = [httpx.get(f"{url}/api/metrics", params={"since": n}).json()
                       for url, n in zip(site.urls, before, strict=True)]
@@ -385,7 +406,8 @@ def level(plan: Plan, processes: int, bot_workers: int = 1) -> dict[str, Any]:
             "arrivals_per_s": result["arrivals"] / plan.seconds,
             "app_cpu": (apps1 - apps0) / elapsed, "bot_cpu": (bots1 - bots0) / elapsed,
             "limit": (2 / bots_per_table if plan.kind == "kozel" and bots_per_table > 0
-                      else None)}
+                      else None),
+            "late": 1 - kept / asked if asked else None}
 
 
 def main() -> None:
@@ -432,8 +454,7 @@ def show(console: Console, rows: list[dict[str, Any]]) -> None:
     out = Table(title=f"{kind}: a move to its broadcast, at a person's pace")
     for name in ("processes", "tables", "human moves/s", "new tables/s", "p50 ms", "p99 ms",
                  "server p99 ms", "server lag p99 ms", "generator lag p99 ms", "app CPU",
-                 "bots CPU", "generator CPU",
-                 "table limit"):
+                 "bots CPU", "generator CPU", "table limit", "bots past the floor"):
         out.add_column(name, justify="right")
     for r in rows:
         out.add_row(str(r["processes"]), str(r["tables"]), f"{r['moves_per_s']:.0f}",
@@ -441,7 +462,8 @@ def show(console: Console, rows: list[dict[str, Any]]) -> None:
                     f"{r['p50_ms']:.1f}", f"{r['p99_ms']:.1f}", f"{r['server_p99_ms']:.1f}",
                     f"{r['loop_lag_p99_ms']:.1f}", f"{r['lag_p99_ms']:.1f}",
                     f"{r['app_cpu']:.2f}", f"{r['bot_cpu']:.2f}", f"{r['generator_cpu']:.2f}",
-                    "-" if r["limit"] is None else f"{r['limit']:.0f}")
+                    "-" if r["limit"] is None else f"{r['limit']:.0f}",
+                    "-" if r["late"] is None else f"{100 * r['late']:.1f}%")
     console.print(out)
 
 
