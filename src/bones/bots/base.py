@@ -19,8 +19,12 @@ class Bot(ABC):
     a worker process rather than hold up its event loop."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng: random.Random = (
-            random.Random(seed) if seed is not None else secrets.SystemRandom())
+        # Without a seed, the generator is seeded by the operating system. Not the
+        # system's own generator (as a deal's shuffle is): a bot's draws shape only its
+        # guesses from its own view, so they hide nothing, and that generator is one
+        # system call a draw, thousands a decision (a Kozel decision of Hard's cost 21 ms
+        # of CPU through it against 13 ms through this one).
+        self.rng = random.Random(seed if seed is not None else secrets.randbits(128))
 
     def choose(self, view: PlayerView) -> Move:
         """The move to make; the view must be this seat's turn."""
