@@ -49,12 +49,12 @@ def test_deterministic_under_a_seed(level: str) -> None:
         assert small(level, seed).choose(view) == small(level, seed).choose(view)
 
 
-
 @pytest.mark.parametrize("level", LEVELS)
 def test_without_a_seed_each_bot_draws_its_own_stream(level: str) -> None:
     """An unseeded bot is seeded by the operating system: no two draw alike (the chance
     that two 64-bit draws agree is 2**-64)."""
     assert bots.get(level).rng.getrandbits(64) != bots.get(level).rng.getrandbits(64)
+
 
 class Counting(bots.HardBot):
     """Hard that counts the deals it draws."""
