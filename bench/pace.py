@@ -73,6 +73,7 @@ sys.path.insert(0, str(HERE))
 
 from bones.rules import TARGETS  # noqa: E402
 from bones.server.hub import Settings  # noqa: E402
+from bones.server.metrics import SLOW  # noqa: E402
 from server import HUMANS, LIFTED  # noqa: E402
 
 WARM = 40.0
@@ -123,6 +124,8 @@ def decisions(urls: list[str]) -> tuple[float, float]:
     longer than the think floor: one that takes longer holds its table up, so their
     share says directly whether the bots keep the tables at full pace."""
     floor, total, within = Settings().think_floor, 0.0, 0.0
+    if floor not in SLOW:  # else no bucket ends at the floor, and every decision looks late
+        raise ValueError(f"the think floor {floor} s is not a bound of the think histogram")
     for url in urls:
         for family in text_string_to_metric_families(httpx.get(f"{url}/metrics").text):
             for sample in family.samples:
