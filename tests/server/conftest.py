@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.live import Server, sqlite_url
+from tests.server.live import OPEN, Server, close_left_open, sqlite_url
+
+
+@pytest.fixture(autouse=True)
+def no_socket_left_open() -> Iterator[None]:
+    kept = set(OPEN)
+    yield
+    close_left_open(kept)
 
 
 @pytest.fixture(scope="session")
