@@ -170,3 +170,39 @@ def test_the_views_worked_out_together_are_each_seats_own(variant: str, seed: in
         table.play(table.turn or 0, str(rng.choice(rnd.legal_moves())))
     with pytest.raises(ValueError):
         table.views([players])
+
+
+def test_the_seats_shown_follow_every_change_of_a_seat() -> None:
+    """The seats' models are kept between messages, so a change to a seat must still
+    show at once: someone taking the free seat, a socket opening, a bot standing in."""
+    table = Table("t", Rules.preset("draw"), [Seat("human", name="Ann"), Seat("human")])
+    first = table.info().seats
+    assert table.info().seats == first
+    table.seats[1].name = "Bo"
+    table.seats[0].connected = 2
+    table.seats[1].replaced = True
+    shown = table.info().seats
+    assert (shown[1].name, shown[0].connected, shown[1].replaced) == ("Bo", True, True)
+    assert (first[1].name, first[0].connected, first[1].replaced) == (None, False, False)
+
+
+def test_the_lobbys_ratings_stay_out_of_the_tables_own_messages() -> None:
+    """The lobby shows each player's rating on its copy of a table's seats; the table's
+    own state messages, which share the table's seat models, never carry it."""
+    import asyncio
+
+    from bones.server.lobby import Lobby
+
+    table = Table("t", Rules.preset("draw"), [Seat("human", name="Ann"), Seat("bot")])
+
+    class Ratings:
+        def shown(self, wanted: set[tuple[str, str, int]]) -> dict[tuple[str, str, int], int]:
+            return dict.fromkeys(wanted, 1612)
+
+    async def tables(limit: int, offset: int) -> list:  # type: ignore[type-arg]
+        return [table.info()]
+
+    lobby = Lobby(tables, Ratings(), chat=None)  # type: ignore[arg-type]
+    listed = asyncio.run(lobby.snapshot())
+    assert listed.open[0].seats[0].rating == 1612
+    assert table.info().seats[0].rating is None

@@ -128,10 +128,10 @@ class Lobby:
         wanted = {(seat.name, t.variant, len(t.seats)) for t in tables for seat in t.seats
                   if seat.kind == "human" and seat.name}
         rated = await asyncio.to_thread(self.ratings.shown, wanted) if wanted else {}
-        for table in tables:
-            for seat in table.seats:
-                if seat.name:
-                    seat.rating = rated.get((seat.name, table.variant, len(table.seats)))
+        for table in tables:  # copies: a table's own seat models are shared by its messages
+            table.seats = [seat.model_copy(update={"rating": rated.get(
+                (seat.name, table.variant, len(table.seats)))}) if seat.name else seat
+                for seat in table.seats]
         return LobbyMessage(open=[t for t in tables if t.status == "waiting"],
                             playing=[t for t in tables if t.status != "waiting"])
 

@@ -143,6 +143,10 @@ class Table:
     turn_since: float = field(default_factory=time.time)
     """When the turn being waited for began (the epoch's seconds): the server's clock is
     the truth, and a restart reads it back from the log's times."""
+    _faces: tuple[tuple[tuple[Any, ...], ...], list[SeatInfo]] = field(
+        default=((), []), init=False, repr=False, compare=False)
+    """The seats as :meth:`info` last showed them, and what they showed: kept while no
+    seat changes, which is most moves (see :meth:`_seat_infos`)."""
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:
@@ -466,9 +470,7 @@ class Table:
         return TableInfo(
             id=self.id, seq=self.seq, variant=self.rules.variant, rules=self.rules.to_dict(),
             status=status,  # type: ignore[arg-type]
-            seats=[SeatInfo(seat=n, kind=s.kind, level=s.level, name=s.name,  # type: ignore[arg-type]
-                            connected=s.connected > 0, replaced=s.replaced)
-                   for n, s in enumerate(self.seats)],
+            seats=self._seat_infos(),
             round=shown_round, scores=scores, eggs=match.eggs if match else 0,
             ready=sorted(self.ready),
             winner=match.winner if match and over else None,
@@ -481,6 +483,19 @@ class Table:
             fair_reveal=self.deck.reveal() if over else None,
             rematch=sorted(self.rematch), next=self.next,
         )
+
+    def _seat_infos(self) -> list[SeatInfo]:
+        """The seats' public face. Every change sends the table's info, and building
+        its seats' models was a third of it, though a seat changes only when someone
+        comes, goes or is stood in for; so the models are kept until then, shared by
+        the messages (which never change them)."""
+        key = tuple((s.kind, s.level, s.name, s.connected > 0, s.replaced) for s in self.seats)
+        if key != self._faces[0]:
+            self._faces = key, [
+                SeatInfo(seat=n, kind=kind, level=level, name=name,  # type: ignore[arg-type]
+                         connected=connected, replaced=replaced)
+                for n, (kind, level, name, connected, replaced) in enumerate(key)]
+        return self._faces[1]
 
     def _time_left(self, status: str) -> list[float] | None:
         turn = self.turn if status == "playing" else None
