@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -10,6 +11,8 @@ from hypothesis import strategies as st
 
 from bones.fair import FairDeck, FairnessError
 from bones.rules import PLAYERS, Rules
+from bones.server.lobby import Lobby
+from bones.server.protocol import TableInfo
 from bones.server.store import Event, SavedTable
 from bones.server.table import Entry, Seat, Table
 
@@ -189,17 +192,13 @@ def test_the_seats_shown_follow_every_change_of_a_seat() -> None:
 def test_the_lobbys_ratings_stay_out_of_the_tables_own_messages() -> None:
     """The lobby shows each player's rating on its copy of a table's seats; the table's
     own state messages, which share the table's seat models, never carry it."""
-    import asyncio
-
-    from bones.server.lobby import Lobby
-
     table = Table("t", Rules.preset("draw"), [Seat("human", name="Ann"), Seat("bot")])
 
     class Ratings:
         def shown(self, wanted: set[tuple[str, str, int]]) -> dict[tuple[str, str, int], int]:
             return dict.fromkeys(wanted, 1612)
 
-    async def tables(limit: int, offset: int) -> list:  # type: ignore[type-arg]
+    async def tables(limit: int, offset: int) -> list[TableInfo]:
         return [table.info()]
 
     lobby = Lobby(tables, Ratings(), chat=None)  # type: ignore[arg-type]
