@@ -2,6 +2,7 @@
 
     python bench/openspiel.py [--pairs 100] [--simulations 1000] [--levels heaviest,hard,expert]
                               [--uct-c 10,20] [--first 9000] [--jobs 2] [--choices FILE]
+                              [--record FILE]
 
 The game is OpenSpiel's ``python_block_dominoes``, played by OpenSpiel: it deals, says
 whose turn it is, and scores. A bones bot takes part through an adapter: the same deal
@@ -14,12 +15,17 @@ its worlds through a resampler that keeps what it has seen: its own hand, the ti
 played, and the numbers its opponent has shown it lacks by being skipped.
 
 Every deal is played twice, the bones bot at seat 0 and then at seat 1 (paired games).
+A line that takes hours (ISMCTS at 10,000 simulations plays a deal pair in about two
+minutes) is run in pieces with ``--record``: each deal pair is added to a CSV file as it
+ends, a deal the file already holds for the setting is not played again, and the table
+counts every game the file holds for it.
 Runs in bench/.venv with the peers installed, like bench/engine.py.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import itertools
 import os
 import pickle
@@ -159,6 +165,37 @@ def _pair(level: str, seed: int, simulations: int, uct_c: float) -> list[Game]:
     return [_game(level, seed, seat, simulations, uct_c) for seat in (0, 1)]
 
 
+RECORD = ["level", "simulations", "uct_c", "deal", "bones_seat", "result", "seconds"]
+"""The columns of ``--record``: the setting, the deal's seed, the bones bot's seat, the
+result (1 won, 0 lost, -1 drawn) and its mean seconds a move."""
+
+Setting = tuple[str, int, float]
+
+
+def _recorded(path: Path | None) -> dict[Setting, dict[int, list[Game]]]:
+    """The deal pairs a record holds, by setting and deal."""
+    held: dict[Setting, dict[int, list[Game]]] = {}
+    if path is None or not path.exists():
+        return held
+    with path.open(newline="") as file:
+        for row in csv.DictReader(file):
+            setting = (row["level"], int(row["simulations"]), float(row["uct_c"]))
+            held.setdefault(setting, {}).setdefault(int(row["deal"]), []).append(
+                (int(row["result"]), float(row["seconds"]), []))
+    return {setting: {deal: games for deal, games in deals.items() if len(games) == 2}
+            for setting, deals in held.items()}
+
+
+def _record(path: Path, setting: Setting, deal: int, games: list[Game]) -> None:
+    new = not path.exists()
+    with path.open("a", newline="") as file:
+        writer = csv.writer(file)
+        if new:
+            writer.writerow(RECORD)
+        for seat, (result, seconds, _) in enumerate(games):
+            writer.writerow([*setting, deal, seat, result, f"{seconds:.4f}"])
+
+
 def main() -> None:
     ensure_environment()
     from rich.progress import Progress
@@ -176,26 +213,36 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--choices", type=Path, default=None,
                         help="save ISMCTS's choices there, for bench/choices.py --load")
+    parser.add_argument("--record", type=Path, default=None,
+                        help="add each deal pair to this CSV file, skip the deals it holds, "
+                             "and count all its games of the setting")
     args = parser.parse_args()
     rows, made = [], []
+    held = _recorded(args.record)
     with Progress() as progress, ProcessPoolExecutor(args.jobs) as pool:
         for level, uct_c in itertools.product(args.levels.split(","),
                                               map(float, args.uct_c.split(","))):
+            setting = (level, args.simulations, uct_c)
+            done = held.get(setting, {})
+            deals = [d for d in range(args.first, args.first + args.pairs) if d not in done]
             task = progress.add_task(f"{level} vs ISMCTS-{args.simulations} c={uct_c:g}",
-                                     total=args.pairs)
-            futures = [pool.submit(_pair, level, args.first + n, args.simulations, uct_c)
-                       for n in range(args.pairs)]
-            games = []
-            for future in futures:
-                games += future.result()
+                                     total=len(deals))
+            futures = [pool.submit(_pair, level, deal, args.simulations, uct_c)
+                       for deal in deals]
+            games = [game for pair in done.values() for game in pair]
+            for deal, future in zip(deals, futures, strict=True):
+                pair = future.result()
+                if args.record:
+                    _record(args.record, setting, deal, pair)
+                games += pair
                 progress.advance(task)
             wins = sum(r == 1 for r, _, _ in games)
             decided = sum(r != -1 for r, _, _ in games)
             times = sorted(t for _, t, _ in games)
             made += [sample for _, _, samples in games for sample in samples]
             rows.append((level, uct_c, len(games), wins, decided, times[len(times) // 2]))
-    print(f"python_block_dominoes, {args.pairs} deals x 2 seats, ISMCTS with "
-          f"{args.simulations} simulations a move")
+    counted = f"every game in {args.record}" if args.record else f"{args.pairs} deals x 2 seats"
+    print(f"python_block_dominoes, {counted}, ISMCTS with {args.simulations} simulations a move")
     print("| bones bot | ISMCTS uct_c | games | wins of decided (95%) | bones s/move (median) |")
     print("|-----------|-------------:|------:|-----------------------|----------------------:|")
     for level, uct_c, played, wins, decided, median in rows:
