@@ -215,6 +215,40 @@ def test_a_worker_killed_mid_job_is_told_and_replaced() -> None:
     assert died and second != first
 
 
+def test_a_worker_killed_with_a_job_in_its_pipe_fails_both() -> None:
+    """Both the job under way and the one waiting behind it are told, so both callers
+    can send them again."""
+    async def work(pool: Pool) -> tuple[int, list[bool], int]:
+        first = await pool.run(os.getpid)
+        held = [asyncio.ensure_future(pool.run(time.sleep, 30)),
+                asyncio.ensure_future(pool.run(os.getpid))]
+        await asyncio.sleep(0.2)
+        os.kill(first, signal.SIGKILL)
+        told = await asyncio.gather(*held, return_exceptions=True)
+        return first, [isinstance(t, WorkerDied) for t in told], await pool.run(os.getpid)
+
+    first, told, second = _with_pool(1, work)
+    assert told == [True, True] and second != first
+
+
+def test_a_busy_worker_begins_its_next_job_while_the_server_is_busy() -> None:
+    """A job of a table with people waits in a busy worker's pipe, so the worker begins
+    it as soon as it answers the one before, even while the server's loop is held up
+    and cannot read that answer."""
+    async def work(pool: Pool) -> tuple[float, float]:
+        await pool.run(os.getpid)
+        first = asyncio.ensure_future(pool.run(time.sleep, 0.2))
+        second = asyncio.ensure_future(pool.run(time.monotonic))
+        await asyncio.sleep(0)  # both handed over
+        time.sleep(2.0)  # the server's loop, busy with something else
+        freed = time.monotonic()
+        await first
+        return await second, freed
+
+    began, freed = _with_pool(1, work)
+    assert began < freed - 1.0
+
+
 def test_a_job_given_up_keeps_its_worker_until_it_answers() -> None:
     """The caller stopped waiting (the table moved on), but the worker is still busy:
     the next job waits for it rather than start a process beyond the pool's size."""

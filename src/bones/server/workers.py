@@ -14,6 +14,7 @@ watches its parent and leaves when it is gone.
 from __future__ import annotations
 
 import asyncio
+import collections
 import heapq
 import itertools
 import multiprocessing
@@ -24,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
+from multiprocessing.sharedctypes import Synchronized
 from typing import Any, TypeVar, cast
 
 __all__ = ["NICE", "Pool", "WorkerDied", "become_worker"]
@@ -51,15 +53,22 @@ class WorkerDied(RuntimeError):
     """A worker ended before it answered (killed, or out of memory)."""
 
 
-def _serve(conn: Connection, parent: int) -> None:
-    """A pool worker: answer one job at a time until the server closes its end."""
+class CalledOff(RuntimeError):
+    """The answer to a job its caller gave up before a worker began it."""
+
+
+def _serve(conn: Connection, parent: int, called_off: Synchronized[int]) -> None:
+    """A pool worker: answer one job at a time until the server closes its end; a job
+    the server called off while it waited in the pipe is answered without running."""
     become_worker(parent)
     while True:
         try:
-            call, args = conn.recv()
+            number, call, args = conn.recv()
         except (EOFError, OSError):
             return  # the server is gone, or closed the pool
         try:
+            if number == called_off.value:
+                raise CalledOff(number)
             answer: tuple[bool, Any] = (True, call(*args))
         except Exception as error:
             answer = (False, error)
@@ -73,54 +82,76 @@ def _serve(conn: Connection, parent: int) -> None:
 
 class _Worker:
     """One process and the pipe to it. The event loop watches the pipe itself, so a job
-    costs the server a write and a read."""
+    costs the server a write and a read. The jobs given and not yet answered are
+    ``jobs``, in order: the first is under way, a second waits in the pipe."""
 
     def __init__(self, context: SpawnContext) -> None:
         here, there = context.Pipe()
-        self.process = context.Process(target=_serve, args=(there, os.getpid()),
+        self.called_off = context.Value("q", -1, lock=False)
+        """The number of a job waiting in the pipe whose caller gave up (read by the
+        worker before it begins a job)."""
+        self.process = context.Process(target=_serve, args=(there, os.getpid(),
+                                                             self.called_off),
                                        name="bones-worker", daemon=True)
         self.process.start()
         there.close()
         self.conn = here
+        self.jobs: collections.deque[_Job] = collections.deque()
         self._loop: asyncio.AbstractEventLoop | None = None
-        """The loop watching the pipe for an answer, while a job is under way."""
+        """The loop watching the pipe for answers, while jobs are under way."""
 
     def give(self, job: _Job, done: Callable[[_Worker, bool], None]) -> None:
-        """Start ``job``; its future gets the answer. ``done(worker, alive)`` is called
-        once the answer is in, even if nobody waits for it any more."""
-        loop = asyncio.get_running_loop()
-        fd = self.conn.fileno()
-
-        def read() -> None:
-            loop.remove_reader(fd)
-            self._loop = None
-            try:
-                ok, value = self.conn.recv()
-            except (EOFError, OSError):
-                job.settle(False, WorkerDied("a bot worker ended before it answered"))
-                done(self, False)
-                return
-            job.settle(ok, value)
-            done(self, True)
-
+        """Send ``job``; its future gets the answer. ``done(worker, alive)`` is called
+        once each answer is in, even if nobody waits for it any more."""
+        self.jobs.append(job)
         try:
-            self.conn.send((job.call, job.args))
+            self.conn.send((job.number, job.call, job.args))
         except (EOFError, OSError):
-            job.settle(False, WorkerDied("a bot worker ended before its job"))
-            done(self, False)
+            self._died(done)
             return
-        loop.add_reader(fd, read)
-        self._loop = loop
+        if len(self.jobs) > 1:
+            job.answer.add_done_callback(lambda _: self._call_off(job))
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+            self._loop.add_reader(self.conn.fileno(), self._read, done)
 
-    def close(self) -> None:
+    def _read(self, done: Callable[[_Worker, bool], None]) -> None:
+        try:
+            ok, value = self.conn.recv()
+        except (EOFError, OSError):
+            self._died(done)
+            return
+        self.jobs.popleft().settle(ok, value)
+        if not self.jobs:
+            self._unwatch()
+        done(self, True)
+
+    def _died(self, done: Callable[[_Worker, bool], None]) -> None:
+        self._unwatch()
+        while self.jobs:
+            self.jobs.popleft().settle(False, WorkerDied("a bot worker ended before it "
+                                                         "answered"))
+        done(self, False)
+
+    def _call_off(self, job: _Job) -> None:
+        """``job``, given to wait in the pipe, is done: if its caller gave up and the
+        worker has not begun it, the worker skips it."""
+        if job.answer.cancelled() and job in self.jobs:
+            self.called_off.value = job.number
+
+    def _unwatch(self) -> None:
         if self._loop is not None and not self._loop.is_closed():
             self._loop.remove_reader(self.conn.fileno())
         self._loop = None
+
+    def close(self) -> None:
+        self._unwatch()
         self.conn.close()
 
 
 @dataclass(eq=False)
 class _Job:
+    number: int
     call: Callable[..., Any]
     args: tuple[Any, ...]
     answer: asyncio.Future[Any]
@@ -135,18 +166,22 @@ class _Job:
 
 
 class Pool:
-    """``size`` worker processes, each doing one job at a time, started when first
-    needed and again after one dies; the jobs waiting for a worker go in order of their
-    ``rank``, then first come first served.
+    """``size`` worker processes, started when first needed and again after one dies;
+    the jobs waiting for a worker go in order of their ``rank``, then first come first
+    served.
 
     Unlike a ``ProcessPoolExecutor`` (which hands every job to a thread of its own,
     and through it to a queue the workers share), the server's event loop writes a job
-    straight into a free worker's pipe and reads the answer when the pipe says it is
-    there: a third of the server's CPU a job, and no thread taking the GIL from the
-    one that serves the sockets. The next job goes to the worker in the same callback
-    that reads its answer, so on a busy server a worker does not wait for turns of the
-    event loop between two jobs. A job whose caller gave up still holds its worker
-    until it answers, so the workers never take more jobs than there are of them.
+    straight into a worker's pipe and reads the answer when the pipe says it is there:
+    a third of the server's CPU a job, and no thread taking the GIL from the one that
+    serves the sockets. A worker runs one job at a time, and one more job of the first
+    rank (a table with people) may wait in its pipe: a busy worker then begins its next
+    job the moment it answers, not when the server, busy itself, has read the answer
+    and written another (at a Kozel site on two cores, a seventh more tables carried).
+    A job of a later rank waits here, so it cannot stand in a pipe before a person's.
+    A job whose caller gave up while it waited in a pipe is skipped by its worker; one
+    under way holds its worker until it answers, so the workers never take more jobs
+    than they can hold.
 
     >>> async def ask() -> int:
     ...     pool = Pool(1)
@@ -164,7 +199,6 @@ class Pool:
         self.size = size
         self._context = multiprocessing.get_context("spawn")
         self._workers: list[_Worker] = []
-        self._idle: list[_Worker] = []
         self._waiting: list[tuple[int, int, _Job]] = []
         """A heap of the jobs no worker has taken yet: by rank, then by arrival."""
         self._order = itertools.count()
@@ -173,12 +207,10 @@ class Pool:
         """``call(*args)`` in a worker, once the jobs of a lower ``rank`` and those of the
         same rank given before it are under way; ``WorkerDied`` if the worker ended
         first."""
-        job = _Job(call, args, asyncio.get_running_loop().create_future())
-        heapq.heappush(self._waiting, (rank, next(self._order), job))
-        if self._idle:
-            self._next(self._idle.pop())
-        elif len(self._workers) < self.size:
-            self._next(self._new())
+        number = next(self._order)
+        job = _Job(number, call, args, asyncio.get_running_loop().create_future())
+        heapq.heappush(self._waiting, (rank, number, job))
+        self._give()
         return cast(T, await job.answer)
 
     def start(self, call: Callable[..., Any], *args: Any) -> None:
@@ -188,31 +220,35 @@ class Pool:
         while len(self._workers) < self.size:
             unwanted = loop.create_future()
             unwanted.add_done_callback(lambda a: a.exception())  # not worth a warning
-            self._new().give(_Job(call, args, unwanted), self._done)
+            self._new().give(_Job(next(self._order), call, args, unwanted), self._done)
 
     def _new(self) -> _Worker:
         worker = _Worker(self._context)
         self._workers.append(worker)
         return worker
 
-    def _next(self, worker: _Worker) -> None:
-        """Give ``worker`` the first job still wanted, or keep it idle."""
+    def _give(self) -> None:
+        """Hand the waiting jobs still wanted to workers: an idle one first, then one
+        started for it, then (a job of the first rank) a pipe with one job in it."""
         while self._waiting:
-            _, _, job = heapq.heappop(self._waiting)
-            if not job.answer.done():  # not called off while it waited
-                worker.give(job, self._done)
+            rank, _, job = self._waiting[0]
+            if job.answer.done():  # called off while it waited
+                heapq.heappop(self._waiting)
+                continue
+            worker = min(self._workers, key=lambda w: len(w.jobs), default=None)
+            if worker is None or (worker.jobs and len(self._workers) < self.size):
+                worker = self._new()
+            elif len(worker.jobs) > (rank == 0):
                 return
-        self._idle.append(worker)
+            heapq.heappop(self._waiting)
+            worker.give(job, self._done)
 
     def _done(self, worker: _Worker, alive: bool) -> None:
-        """A worker answered (or died): on to the next job."""
+        """A worker answered (or died, and with it the jobs it held): on to the next."""
         if not alive:
             worker.close()
             self._workers.remove(worker)
-            if not self._waiting:
-                return
-            worker = self._new()
-        self._next(worker)
+        self._give()
 
     def close(self, wait: float = 2.0) -> None:
         """End the workers: each finishes the job in hand (for ``wait`` seconds at most)."""
@@ -224,4 +260,4 @@ class Pool:
             if worker.process.is_alive():
                 worker.process.kill()
                 worker.process.join(1.0)  # gone (and reaped) when close returns
-        self._workers, self._idle = [], []
+        self._workers = []
