@@ -177,7 +177,7 @@ class Pool:
     serves the sockets. A worker runs one job at a time, and one more job of the first
     rank (a table with people) may wait in its pipe: a busy worker then begins its next
     job the moment it answers, not when the server, busy itself, has read the answer
-    and written another (at a Kozel site on two cores, a seventh more tables carried).
+    and written another (a full Kozel site on two cores carried 10-15% more tables).
     A job of a later rank waits here, so it cannot stand in a pipe before a person's.
     A job whose caller gave up while it waited in a pipe is skipped by its worker; one
     under way holds its worker until it answers, so the workers never take more jobs
