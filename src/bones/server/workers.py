@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import ctypes
 import heapq
 import itertools
 import multiprocessing
@@ -25,7 +26,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
-from multiprocessing.sharedctypes import Synchronized
 from typing import Any, TypeVar, cast
 
 __all__ = ["NICE", "Pool", "WorkerDied", "become_worker"]
@@ -57,7 +57,7 @@ class CalledOff(RuntimeError):
     """The answer to a job its caller gave up before a worker began it."""
 
 
-def _serve(conn: Connection, parent: int, called_off: Synchronized[int]) -> None:
+def _serve(conn: Connection, parent: int, called_off: ctypes.c_long) -> None:
     """A pool worker: answer one job at a time until the server closes its end; a job
     the server called off while it waited in the pipe is answered without running."""
     become_worker(parent)
@@ -87,7 +87,7 @@ class _Worker:
 
     def __init__(self, context: SpawnContext) -> None:
         here, there = context.Pipe()
-        self.called_off = context.Value("q", -1, lock=False)
+        self.called_off = context.RawValue(ctypes.c_long, -1)
         """The number of a job waiting in the pipe whose caller gave up (read by the
         worker before it begins a job)."""
         self.process = context.Process(target=_serve, args=(there, os.getpid(),
