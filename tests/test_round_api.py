@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from typing import Any
 
@@ -171,3 +173,19 @@ def test_refused_moves_never_change_the_round(seed: int, junk: str) -> None:
         assert rnd.state_key() == before
     else:
         assert rnd.moves[-1] in legal
+
+
+@pytest.mark.parametrize("variant", ["draw", "block", "kozel", "allfives"])
+def test_rounds_views_and_results_pickle_and_copy(variant: str) -> None:
+    """A finished round, a seat's view and the result travel whole (to another process,
+    into a copy), as written and compiled (``tests/test_native.py`` runs this again)."""
+    rnd = Round.deal(Rules.preset(variant), seed=11)
+    while not rnd.is_over:
+        rnd.push(rnd.legal_moves()[-1])
+    for value in (rnd, rnd.view(1), rnd.result):
+        for again in (pickle.loads(pickle.dumps(value)), copy.copy(value), copy.deepcopy(value)):
+            assert (again.state_key() == rnd.state_key() if isinstance(again, Round)
+                    else again == value)
+    assert pickle.loads(pickle.dumps(rnd.moves)) == rnd.moves
+    assert all(a is b for a, b in zip(pickle.loads(pickle.dumps(rnd.moves)), rnd.moves,
+                                      strict=True))

@@ -141,7 +141,7 @@ class Line:
                 + (right.value if right.is_double else self.right))
 
     def copy(self) -> Line:
-        new = object.__new__(type(self))
+        new = type(self)()
         new._leftward = self._leftward.copy()
         new._rightward = self._rightward.copy()
         new.left, new.right = self.left, self.right

@@ -43,18 +43,19 @@ class Play:
     tile: Tile
     end: str | None
     place: int  # the index of ``end`` in ENDS, -1 for a lead
+    _made: ClassVar[dict[tuple[Tile, str | None], Play]] = {}
 
     def __new__(cls, tile: Tile, end: str | None = None) -> Play:
         try:
-            return PLAYS[tile.index][end]
-        except (AttributeError, KeyError):
-            raise ValueError(f"a play is a Tile and an end from {ENDS} or None, "
-                             f"not {tile!r}, {end!r}") from None
-
-    @classmethod
-    def _make(cls, tile: Tile, end: str | None) -> Play:
+            return cls._made[tile, end]
+        except (KeyError, TypeError):
+            if len(cls._made) == len(DOUBLE_SIX) * len(_PLACE):  # all made, at import
+                raise ValueError(f"a play is a Tile and an end from {ENDS} or None, "
+                                 f"not {tile!r}, {end!r}") from None
+        # Made here, not in a helper: compiled (``setup.py``), only ``__new__`` may.
         play = object.__new__(cls)
         play.tile, play.end, play.place = tile, end, _PLACE[end]
+        cls._made[tile, end] = play
         return play
 
     def __str__(self) -> str:
@@ -108,7 +109,7 @@ DRAW = Draw()
 PASS = Pass()
 
 PLAYS: tuple[dict[str | None, Play], ...] = tuple(
-    {end: Play._make(tile, end) for end in (None, *ENDS)} for tile in DOUBLE_SIX
+    {end: Play(tile, end) for end in (None, *ENDS)} for tile in DOUBLE_SIX
 )
 """``PLAYS[tile.index][end]``: the interned ``Play`` objects."""
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from bones.layout import Line, Placed, SpinnerLine
 from bones.moves import (
@@ -193,6 +193,12 @@ class Round:
     _lead: Lead | None
     _turn: int
 
+    def __new__(cls) -> Round:
+        """An empty round for :meth:`deal`, :meth:`from_hands` and :meth:`copy` to fill
+        in. Made here rather than with ``object.__new__`` in each: compiled (``setup.py``),
+        only ``__new__`` may make the object."""
+        return object.__new__(cls)
+
     # -- building ------------------------------------------------------------------------
 
     @classmethod
@@ -248,7 +254,7 @@ class Round:
         leader: int | None,
         scores: Sequence[int] | None,
     ) -> Round:
-        self = object.__new__(cls)
+        self = cls()
         self.rules = rules
         self._n = rules.players
         self._hands = hands
@@ -446,14 +452,26 @@ class Round:
             return legal[0]
         return None
 
-    def is_legal(self, move: Move | str) -> bool:
+    # A move comes from players' and programs' input, so the two below take any object
+    # and answer a wrong one with ``IllegalMove`` (compiled, a narrower type would be
+    # checked first, with a ``TypeError``); their overloads keep callers' types checked.
+
+    @overload
+    def is_legal(self, move: Move) -> bool: ...
+    @overload
+    def is_legal(self, move: str) -> bool: ...
+    def is_legal(self, move: object) -> bool:
         try:
             self._check(move)
         except IllegalMove:
             return False
         return True
 
-    def push(self, move: Move | str) -> None:
+    @overload
+    def push(self, move: Move) -> None: ...
+    @overload
+    def push(self, move: str) -> None: ...
+    def push(self, move: object) -> None:
         """Play a move given as a ``Move`` or as text (``"6-3 right"``, ``"6-3"``,
         ``"draw"``, ``"pass"``). An illegal, ambiguous or unreadable move raises
         ``IllegalMove`` and changes nothing."""
@@ -549,7 +567,7 @@ class Round:
 
     # -- explaining illegal moves --------------------------------------------------------
 
-    def _check(self, move: Move | str) -> Move:
+    def _check(self, move: object) -> Move:
         """The legal move meant by ``move``, or ``IllegalMove`` saying why there is none."""
         if isinstance(move, str):
             move = parse_move(move)
@@ -651,14 +669,14 @@ class Round:
 
     def copy(self) -> Round:
         """An independent copy, undo history included."""
-        new = object.__new__(Round)
-        for name in Round.__slots__:
-            setattr(new, name, getattr(self, name))
-        new._hands = self._hands.copy()
-        new._count = self._count.copy()
-        new._log = self._log.copy()
-        new._layout = self._layout.copy()
-        new._legal = None
+        new = Round()
+        new.rules, new._n, new._spin, new._target = self.rules, self._n, self._spin, self._target
+        new._hands, new._all, new._out = self._hands.copy(), self._all, self._out
+        new._bone, new._drawn = self._bone, self._drawn
+        new._layout, new._count = self._layout.copy(), self._count.copy()
+        new._scores, new._log, new._legal = self._scores, self._log.copy(), None
+        new._result, new._last, new._lead, new._turn = (self._result, self._last, self._lead,
+                                                        self._turn)
         return new
 
     def state_key(self) -> tuple[Any, ...]:

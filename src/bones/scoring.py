@@ -13,7 +13,7 @@ RoundResult(winner=0, reason='domino', points=(0, 53), eggs=0, ended_by=0)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from bones.rules import Rules
@@ -23,6 +23,19 @@ __all__ = ["REASONS", "RoundResult", "hand_value", "score"]
 
 REASONS = ("domino", "blocked", "target")
 _LONE = {Tile(0, 0).bit: 25, Tile(6, 6).bit: 50}
+
+
+def by_fields(value: Any) -> tuple[type, tuple[Any, ...]]:
+    """How the engine's frozen dataclasses pickle and copy: through their constructor.
+    Compiled (``setup.py``), the default restore sets the fields one by one, which a
+    frozen class refuses.
+
+    >>> import pickle
+    >>> result = RoundResult(0, "domino", (12, 0))
+    >>> pickle.loads(pickle.dumps(result)) == result
+    True
+    """
+    return type(value), tuple(getattr(value, f.name) for f in fields(value))
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +60,9 @@ class RoundResult:
     @property
     def blocked(self) -> bool:
         return self.reason == "blocked"
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

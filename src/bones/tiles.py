@@ -45,10 +45,11 @@ class Tile:
         try:
             return cls._interned[a, b]
         except (KeyError, TypeError):
-            raise ValueError(f"a tile has two numbers from 0 to 6, not {a!r} and {b!r}") from None
-
-    @classmethod
-    def _make(cls, high: int, low: int) -> Tile:
+            if len(cls._interned) == 49:  # all 28 made, both ways round (at import)
+                raise ValueError(f"a tile has two numbers from 0 to 6, not {a!r} and {b!r}"
+                                 ) from None
+        # Made here, not in a helper: compiled (``setup.py``), only ``__new__`` may.
+        high, low = a, b
         tile = object.__new__(cls)
         tile.high, tile.low = high, low
         tile.index = high * (high + 1) // 2 + low
@@ -113,7 +114,7 @@ class Tile:
         return (Tile, (self.high, self.low))
 
 
-DOUBLE_SIX: tuple[Tile, ...] = tuple(Tile._make(h, lo) for h in NUMBERS for lo in range(h + 1))
+DOUBLE_SIX: tuple[Tile, ...] = tuple(Tile(h, lo) for h in NUMBERS for lo in range(h + 1))
 """All 28 tiles, ordered by ``index`` (0-0, 1-0, 1-1, 2-0, ... 6-6)."""
 
 FULL_SET = (1 << 28) - 1

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from bones.layout import Placed
 from bones.moves import Move, parse_move
 from bones.rules import Rules
-from bones.scoring import RoundResult
+from bones.scoring import RoundResult, by_fields
 from bones.tiles import Tile
 
 __all__ = ["Lead", "PlayerView", "infer_lacks"]
@@ -69,6 +69,9 @@ class PlayerView:
         """Tiles this seat has not seen: other hands, boneyard and tiles out of play."""
         placed = len(self.line) + sum(len(arm) for arm in self.arms.values())
         return 28 - placed - len(self.hand)
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data (what a client is sent)."""
