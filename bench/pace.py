@@ -24,8 +24,9 @@ and a table's arrival (made, joined, its sockets opened) is shared by the match'
 rounds. A match lasts minutes (between scripted humans a 2-player draw match to 100
 takes about 170 moves, 6 minutes; Kozel about 110, 2-3 minutes), so give ``--warm``
 about that long: the first tables then end, and new ones come, as steadily as later.
-Results go to ``bench/pace-KIND.csv`` and ``bench/pace-KIND.png``; the stores live in
-``$PACE_DIR`` (``/tmp`` by default).
+The site runs the engine compiled, as ``scripts/start`` serves it (``scripts/native``);
+``--engine python`` runs it as written. Results go to ``bench/pace-KIND.csv`` and
+``bench/pace-KIND.png``; the stores live in ``$PACE_DIR`` (``/tmp`` by default).
 
     python bench/pace.py humans --processes 1,2,3 --tables 250,500,1000
     python bench/pace.py kozel --processes 1,2 --tables 10,20,40
@@ -143,8 +144,13 @@ class Site:
     """``processes`` app processes (one: the embedded default) and, when several, a
     throwaway PostgreSQL and Redis and a ``bones worker``."""
 
-    def __init__(self, processes: int, folder: Path, bot_workers: int = 1) -> None:
+    def __init__(self, processes: int, folder: Path, bot_workers: int = 1,
+                 engine: str = "compiled") -> None:
         self.processes, self.folder, self.bot_workers = processes, folder, bot_workers
+        self.env = dict(os.environ)
+        if engine == "compiled":
+            self.env["PYTHONPATH"] = subprocess.check_output(
+                ["bash", ROOT / "scripts/native"], text=True).strip()
         self.apps: list[subprocess.Popen[bytes]] = []
         self.workers: list[subprocess.Popen[bytes]] = []
         self.urls: list[str] = []
@@ -167,12 +173,12 @@ class Site:
             self.workers.append(subprocess.Popen(
                 [sys.executable, "-m", "bones", "worker", "--redis", redis, "--processes",
                  str(self.bot_workers)],
-                stdout=subprocess.DEVNULL))
+                stdout=subprocess.DEVNULL, env=self.env))
         for n in range(self.processes):
             port = 8900 + n + 10 * random.Random().randrange(50)
             self.apps.append(subprocess.Popen(
                 [sys.executable, "-m", "bones", "serve", "--port", str(port), "--db", db,
-                 *flags], stdout=subprocess.DEVNULL))
+                 *flags], stdout=subprocess.DEVNULL, env=self.env))
             self.urls.append(f"http://127.0.0.1:{port}")
         for url in self.urls:
             for _ in range(600):
@@ -376,9 +382,10 @@ def generate(plan: Plan, urls: list[str], out: multiprocessing.Queue[dict[str, A
 # -- one level, and the whole run --------------------------------------------------------
 
 
-def level(plan: Plan, processes: int, bot_workers: int = 1) -> dict[str, Any]:
+def level(plan: Plan, processes: int, bot_workers: int = 1,
+          engine: str = "compiled") -> dict[str, Any]:
     with tempfile.TemporaryDirectory(dir=os.environ.get("PACE_DIR", "/tmp")) as folder:
-        site = Site(processes, Path(folder), bot_workers).start()
+        site = Site(processes, Path(folder), bot_workers, engine).start()
         try:
             context = multiprocessing.get_context("spawn")
             out: multiprocessing.Queue[dict[str, Any]] = context.Queue()
@@ -430,6 +437,9 @@ def main() -> None:
     parser.add_argument("--warm", type=float, default=WARM,
                         help="seconds of arrivals before measuring; with --target about a "
                              "match's length, so that new tables come as steadily as later")
+    parser.add_argument("--engine", choices=["compiled", "python"], default="compiled",
+                        help="the site's engine: compiled with mypyc, as scripts/start "
+                             "serves it, or the Python modules as written")
     args = parser.parse_args()
     counts = [int(n) for n in args.processes.split(",")]
     levels = [int(n) for n in args.tables.split(",")]
@@ -443,7 +453,7 @@ def main() -> None:
             for tables in levels:
                 plan = Plan(args.kind, tables, args.seconds, args.affine, args.target,
                             args.warm)
-                rows.append(level(plan, processes, args.bot_workers))
+                rows.append(level(plan, processes, args.bot_workers, args.engine))
                 progress.advance(task)
     show(console, rows)
     name = args.kind if args.bot_workers == 1 else f"{args.kind}-{args.bot_workers}-workers"
