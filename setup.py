@@ -1,10 +1,10 @@
 """The engine compiled with mypyc when ``BONES_COMPILE=1`` is set at install time.
 
 The same typed modules become C extensions and run about twice as fast (a move, its
-views and their JSON: 107-123 µs against 190-248). A server spends a sixth of its CPU
-in them. Off by default: an editable install would shadow edited sources with stale
-extensions, so ``scripts/start`` builds a separate copy (``scripts/native``) and the
-tests run the engine both ways.
+views and their JSON: 100-123 µs against 185-248), and a server's move runs 12% fewer
+instructions (``bench/RESULTS.md``). Off by default: an editable install would shadow
+edited sources with stale extensions, so ``scripts/start`` builds a separate copy
+(``scripts/native``) and the tests run the engine both ways.
 """
 
 import os
