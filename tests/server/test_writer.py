@@ -6,13 +6,16 @@ from __future__ import annotations
 import asyncio
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from bones.server import writer as writer_module
 from bones.server.store import Append, Store
 from bones.server.writer import Writer, seen_through
+from tests.server.live import sqlite_url
 from tests.server.test_store import _finished
 
 DRAW = {"rules": {"variant": "draw"}}
@@ -156,3 +159,29 @@ def test_other_writes_keep_their_place_among_the_moves(store_url: str) -> None:
     assert saved is not None
     assert [(e.seq, e.data["move"]) for e in saved.events] == [(0, "first")]
     assert saved.seats[0]["name"] == "Ann"
+
+
+def test_sqlite_checkpoints_on_a_thread_of_their_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move's commit on the event loop never copies SQLite's journal into the file and
+    syncs it (20-60 ms a time); a thread does, about once a second. Moves reach the file
+    itself only through those checkpoints (well short of SQLite's own thousand pages)."""
+    monkeypatch.setattr(writer_module, "CHECKPOINT_EVERY", 0.05)
+    path = tmp_path / "bones.db"
+    store = _store(sqlite_url(path), 1)
+    before = path.stat().st_size
+    writer = Writer(store)
+
+    async def play() -> None:
+        for seq in range(100):
+            await writer.append("t0", seq, [("move", 0, {"move": "x" * 2000})])
+
+    asyncio.run(play())
+    assert writer._connection is not None
+    assert writer._connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+    deadline = time.monotonic() + 10
+    while path.stat().st_size < before + 200_000 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    writer.close()
+    assert path.stat().st_size >= before + 200_000
+    assert len(_logs(store)["t0"]) == 100
