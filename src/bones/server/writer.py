@@ -18,9 +18,9 @@ such a wait), and PostgreSQL's asyncio driver in the loop (each round trip waits
 turn of the busy loop: median 200-230 ms). SQLite's commit does not wait for a disk
 (``synchronous=NORMAL``), so there a write is made in place. Its checkpoint does: every
 thousand pages SQLite copies its journal (WAL) into the database file and syncs it, in
-whichever commit filled them, and on the event loop that held every socket for 20-60 ms
-every few seconds under load. So the writer's connection never checkpoints, and a thread
-of its own does, once a second (``CHECKPOINT_EVERY``).
+whichever commit filled them: on the event loop, 20-60 ms that held every socket, about
+every ten seconds at 125 Kozel tables. So the writer's connection never checkpoints, and
+a thread of its own does, once a second (``CHECKPOINT_EVERY``).
 
 >>> import asyncio
 >>> from bones.server.store import Store
