@@ -91,6 +91,8 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
+        self.journaled = url.startswith("sqlite") and url not in _IN_MEMORY
+        """A SQLite file, kept with a journal (WAL) that its checkpoints copy into it."""
         self.engine = _engine(url)
         upgrade(self.engine)
 
@@ -346,6 +348,10 @@ refused: a move waits on its write (in the event loop on SQLite, on the writer's
 on PostgreSQL), so the server answers ``unavailable`` instead of hanging."""
 
 
+_IN_MEMORY = ("sqlite://", "sqlite:///:memory:")
+"""SQLite URLs of a store in memory: no file, no journal."""
+
+
 def _engine(url: str) -> Engine:
     if url.startswith("postgresql"):
         timeout = int(WAIT * 1000)
@@ -354,7 +360,7 @@ def _engine(url: str) -> Engine:
             "options": f"-c statement_timeout={timeout} -c lock_timeout={timeout}"})
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True)
-    memory = url in ("sqlite://", "sqlite:///:memory:")
+    memory = url in _IN_MEMORY
     engine = create_engine(
         url, connect_args={"check_same_thread": False, "timeout": WAIT},
         **({"poolclass": StaticPool} if memory else {}))

@@ -85,7 +85,7 @@ class Writer:
         self._thread: threading.Thread | None = None
         self._connection: Connection | None = None
         self._checkpoints = (_Checkpoints(store.engine, CHECKPOINT_EVERY)
-                             if _journaled(store.engine) else None)
+                             if store.journaled else None)
         if store.url.startswith("postgresql"):
             self._thread = threading.Thread(target=self._run, name="bones-writer",
                                             daemon=True)
@@ -205,11 +205,6 @@ class Writer:
             self._connection.close()
             self._connection = None
             raise
-
-
-def _journaled(engine: Engine) -> bool:
-    """A SQLite file, which keeps a journal (WAL) to checkpoint; not one in memory."""
-    return engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:")
 
 
 class _Checkpoints:
