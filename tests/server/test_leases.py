@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bones.server.cluster import LEASE, LOBBY, UNFINISHED, Cluster
+from bones.server.cluster import LEASE, LOBBY, UNFINISHED, Cluster, heard
 
 
 def _run(body: Callable[[Cluster, Cluster], Awaitable[None]], url: str) -> None:
@@ -74,7 +74,7 @@ def test_the_look_reads_only_leases_that_ran_out(redis_url: str) -> None:
 def test_the_lobbies_hear_of_a_table_s_end_only_if_it_was_listed(redis_url: str) -> None:
     async def body(one: Cluster, two: Cluster) -> None:
         pubsub = two._listener.pubsub(ignore_subscribe_messages=True)
-        await pubsub.subscribe(LOBBY)
+        await pubsub.subscribe(heard(two.redis, LOBBY))
         await one.opened("private", "public")
         await one.show('{"id": "public"}', "public")
         assert await _heard(pubsub) == 1, "shown: the lobbies hear"
@@ -84,6 +84,26 @@ def test_the_lobbies_hear_of_a_table_s_end_only_if_it_was_listed(redis_url: str)
         assert await _heard(pubsub) == 1
         assert await one.listing() == [] and await one.redis.zcard(UNFINISHED) == 0
         await pubsub.aclose()
+
+    _run(body, redis_url)
+
+
+def test_a_site_in_another_database_of_the_same_redis_hears_nothing(redis_url: str) -> None:
+    """Redis shares its channels among its databases: each site's are its database's."""
+    db = int(redis_url.rsplit("/", 1)[1])
+    elsewhere = redis_url.rsplit("/", 1)[0] + f"/{(db + 8) % 16}"
+
+    async def body(one: Cluster, two: Cluster) -> None:
+        other = Cluster(elsewhere)
+        here, there = (c._listener.pubsub(ignore_subscribe_messages=True) for c in (two, other))
+        await here.subscribe(heard(two.redis, LOBBY))
+        await there.subscribe(heard(other.redis, LOBBY))
+        await one.show('{"id": "public"}', "public")
+        assert (await _heard(here), await _heard(there)) == (1, 0)
+        await here.aclose()
+        await there.aclose()
+        await other.redis.aclose()
+        await other._listener.aclose()
 
     _run(body, redis_url)
 

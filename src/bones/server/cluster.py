@@ -40,7 +40,7 @@ import redis
 import redis.asyncio as aioredis
 
 __all__ = ["LEASE", "LOBBY", "RENEW", "Cluster", "Elsewhere", "RemoteSocket", "Socket",
-           "connect"]
+           "connect", "heard"]
 
 log = logging.getLogger("bones.server")
 
@@ -99,6 +99,17 @@ def _channel(process: str) -> str:
     return f"bones:proc:{process}"
 
 
+def heard(client: aioredis.Redis, name: str) -> str:
+    """``name`` as a channel of ``client``'s database. A Redis server keeps keys apart
+    per database but shares its channels among them all, so two sites in databases of
+    one Redis would otherwise hear each other's lobby chat and quick matches.
+
+    >>> heard(connect("redis://localhost:6379/3"), LOBBY)
+    'bones:lobby@3'
+    """
+    return f"{name}@{client.connection_pool.connection_kwargs.get('db', 0)}"
+
+
 class Socket(Protocol):
     """What the hub needs of a WebSocket: Starlette's, or a relayed one."""
 
@@ -154,6 +165,7 @@ class Cluster:
         self._renew = self.redis.register_script(_RENEW)
         self._claim = self.redis.register_script(_CLAIM)
         self._orphans = self.redis.register_script(_ORPHANS)
+        self._lobby = heard(self.redis, LOBBY)
         self._closed = self.redis.register_script(_CLOSED)
         self._release = self.redis.register_script(_RELEASE)
         self.boxes: dict[str, asyncio.Queue[dict[str, Any]]] = {}
@@ -203,7 +215,7 @@ class Cluster:
     async def closed(self, table_id: str) -> None:
         """The table is finished: no longer unfinished, nor listed; the lobbies hear of
         it only if it was listed (a private table's end changes no list)."""
-        await self._closed(keys=[UNFINISHED, LISTING, LOBBY], args=[table_id])
+        await self._closed(keys=[UNFINISHED, LISTING, self._lobby], args=[table_id])
 
     async def show(self, info: str | None, table_id: str) -> None:
         """Show (``info``: its TableInfo as JSON) or hide a table in the shared list, and
@@ -213,7 +225,7 @@ class Cluster:
             pipe.hdel(LISTING, table_id)
         else:
             pipe.hset(LISTING, table_id, info)
-        pipe.publish(LOBBY, "")
+        pipe.publish(self._lobby, "")
         await pipe.execute()
 
     async def listing(self) -> list[str]:

@@ -26,7 +26,7 @@ import redis
 
 from bones.server.bucket import Bucket
 from bones.server.chat import BURST, RATE, Chat
-from bones.server.cluster import LOBBY, Socket, connect
+from bones.server.cluster import LOBBY, Socket, connect, heard
 from bones.server.protocol import (
     ErrorMessage,
     LobbyMessage,
@@ -55,6 +55,8 @@ class Lobby:
                  ratings: Ratings, chat: Chat, redis_url: str | None = None) -> None:
         self.tables, self.ratings, self.chat = tables, ratings, chat
         self.redis = None if redis_url is None else connect(redis_url)
+        self._changes, self._said = (LOBBY, SAID) if self.redis is None else (
+            heard(self.redis, LOBBY), heard(self.redis, SAID))
         self.sockets: set[Socket] = set()
         self._changed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -115,7 +117,7 @@ class Lobby:
         if self.redis is None:
             await self._to_all(said)
         else:  # every process hears it on the channel, this one too
-            await self.redis.publish(SAID, said)
+            await self.redis.publish(self._said, said)
         return None
 
     async def _to_all(self, text: str) -> None:
@@ -162,9 +164,9 @@ class Lobby:
         while True:
             try:
                 pubsub: Any = client.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(LOBBY, SAID)
+                await pubsub.subscribe(self._changes, self._said)
                 async for message in pubsub.listen():
-                    if message["channel"] == SAID:
+                    if message["channel"] == self._said:
                         await self._to_all(message["data"])
                     else:
                         self.changed()

@@ -28,7 +28,7 @@ from typing import Any, cast
 
 import redis
 
-from bones.server.cluster import connect
+from bones.server.cluster import connect, heard
 from bones.server.matching import Ticket
 
 __all__ = ["KEPT", "Book", "MemoryBook", "RedisBook", "Seated"]
@@ -225,12 +225,13 @@ def _pool_key(name: str) -> str:
 class RedisBook(Book):
     """The queue in Redis, shared by every process: tickets in a hash, each pool a
     sorted set by rating, a count per pool, the seated tickets' seats kept a while and
-    announced on ``bones:seek:done``."""
+    announced on ``bones:seek:done`` (a channel of its database, :func:`heard`)."""
 
     def __init__(self, url: str) -> None:
         self.redis = connect(url)
         self._take = self.redis.register_script(_TAKE)
         self._lead = self.redis.register_script(_LEAD_SCRIPT)
+        self._done = heard(self.redis, _DONE)
         self._listener: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -244,7 +245,7 @@ class RedisBook(Book):
         while True:
             try:
                 pubsub: Any = self.redis.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(_DONE)
+                await pubsub.subscribe(self._done)
                 async for message in pubsub.listen():
                     self.wake(message["data"])
             except redis.RedisError as error:
@@ -319,7 +320,7 @@ class RedisBook(Book):
     async def seated(self, ticket_id: str, seats: Seated) -> None:
         pipe = self.redis.pipeline()
         pipe.set(f"{_DONE}:{ticket_id}", json.dumps(seats), ex=KEPT)
-        pipe.publish(_DONE, ticket_id)
+        pipe.publish(self._done, ticket_id)
         await pipe.execute()
 
     async def seats(self, ticket_id: str) -> Seated | None:
