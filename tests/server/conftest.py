@@ -65,8 +65,9 @@ def fresh_postgres() -> str:
 
 @pytest.fixture
 def redis_url() -> str:
-    """An empty Redis from ``BONES_TEST_REDIS`` (scripts/test starts one); CI must have
-    it."""
+    """An empty Redis database from ``BONES_TEST_REDIS`` (scripts/test starts one); CI
+    must have it. Each of pytest-xdist's workers empties a database of its own, so that
+    tests running side by side never clear each other's keys."""
     url = os.environ.get("BONES_TEST_REDIS")
     if not url:
         if os.environ.get("CI"):
@@ -74,5 +75,7 @@ def redis_url() -> str:
         pytest.skip("no Redis here (scripts/test starts one)")
     import redis
 
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw-1")  # gw0, gw1, ...; -1: no xdist
+    url = f"{url.rsplit('/', 1)[0]}/{int(worker[2:]) + 1}"
     redis.Redis.from_url(url).flushdb()
     return url

@@ -29,13 +29,16 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def playwright() -> Iterator[Playwright]:
+    """Playwright's sync API runs an event loop in the test's thread while it is open.
+    Kept for the web tests alone, so that a test elsewhere that runs its own loop never
+    finds one running (when pytest-xdist hands a worker other tests after these)."""
     with sync_playwright() as driver:
         yield driver
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.fail("the browser tests need Debian's chromium (scripts/test installs it)")
