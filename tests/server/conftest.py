@@ -75,7 +75,8 @@ def redis_url() -> str:
         pytest.skip("no Redis here (scripts/test starts one)")
     import redis
 
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw-1")  # gw0, gw1, ...; -1: no xdist
-    url = f"{url.rsplit('/', 1)[0]}/{int(worker[2:]) + 1}"
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1, ...; None without xdist
+    db = 0 if worker is None else int(worker.removeprefix("gw")) + 1
+    url = f"{url.rsplit('/', 1)[0]}/{db}"
     redis.Redis.from_url(url).flushdb()
     return url

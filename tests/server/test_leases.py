@@ -17,12 +17,16 @@ def _run(body: Callable[[Cluster, Cluster], Awaitable[None]], url: str) -> None:
         try:
             await body(one, two)
         finally:
-            await one.redis.aclose()
-            await two.redis.aclose()
-            await one._listener.aclose()
-            await two._listener.aclose()
+            await _shut(one, two)
 
     asyncio.run(both())
+
+
+async def _shut(*clusters: Cluster) -> None:
+    """Close the clusters' connections to Redis."""
+    for cluster in clusters:
+        await cluster.redis.aclose()
+        await cluster._listener.aclose()
 
 
 def test_a_listed_table_nobody_claimed_is_an_orphan_until_claimed(redis_url: str) -> None:
@@ -96,14 +100,15 @@ def test_a_site_in_another_database_of_the_same_redis_hears_nothing(redis_url: s
     async def body(one: Cluster, two: Cluster) -> None:
         other = Cluster(elsewhere)
         here, there = (c._listener.pubsub(ignore_subscribe_messages=True) for c in (two, other))
-        await here.subscribe(heard(two.redis, LOBBY))
-        await there.subscribe(heard(other.redis, LOBBY))
-        await one.show('{"id": "public"}', "public")
-        assert (await _heard(here), await _heard(there)) == (1, 0)
-        await here.aclose()
-        await there.aclose()
-        await other.redis.aclose()
-        await other._listener.aclose()
+        try:
+            await here.subscribe(heard(two.redis, LOBBY))
+            await there.subscribe(heard(other.redis, LOBBY))
+            await one.show('{"id": "public"}', "public")
+            assert (await _heard(here), await _heard(there)) == (1, 0)
+        finally:
+            await here.aclose()
+            await there.aclose()
+            await _shut(other)
 
     _run(body, redis_url)
 

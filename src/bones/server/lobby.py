@@ -55,8 +55,6 @@ class Lobby:
                  ratings: Ratings, chat: Chat, redis_url: str | None = None) -> None:
         self.tables, self.ratings, self.chat = tables, ratings, chat
         self.redis = None if redis_url is None else connect(redis_url)
-        self._changes, self._said = (LOBBY, SAID) if self.redis is None else (
-            heard(self.redis, LOBBY), heard(self.redis, SAID))
         self.sockets: set[Socket] = set()
         self._changed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -117,7 +115,7 @@ class Lobby:
         if self.redis is None:
             await self._to_all(said)
         else:  # every process hears it on the channel, this one too
-            await self.redis.publish(self._said, said)
+            await self.redis.publish(heard(self.redis, SAID), said)
         return None
 
     async def _to_all(self, text: str) -> None:
@@ -161,12 +159,13 @@ class Lobby:
 
     async def _listen(self, client: Any) -> None:
         """Changes made and lines said at any process."""
+        changes, lines = heard(client, LOBBY), heard(client, SAID)
         while True:
             try:
                 pubsub: Any = client.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(self._changes, self._said)
+                await pubsub.subscribe(changes, lines)
                 async for message in pubsub.listen():
-                    if message["channel"] == self._said:
+                    if message["channel"] == lines:
                         await self._to_all(message["data"])
                     else:
                         self.changed()
