@@ -1050,7 +1050,8 @@ class Hub:
         people = any(s.kind == "human" for s in table.seats)
         move = (await self._think(level, self.brains.choose(level, view, people))
                 if live.thinks(seat) else str(live.bot(seat).choose(view)))
-        await asyncio.sleep(max(0.0, due - loop.time()))
+        if (wait := due - loop.time()) > 0:  # a late decision moves in this turn of the loop
+            await asyncio.sleep(wait)
         spec = table.seats[seat]
         by = None if spec.kind == "bot" else "away" if spec.replaced else "clock"
         await self._act(live, lambda: live.table.play(seat, str(move), by), None, None, seq)
