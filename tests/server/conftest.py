@@ -6,6 +6,7 @@ import os
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -77,6 +78,6 @@ def redis_url() -> str:
 
     worker = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1, ...; None without xdist
     db = 0 if worker is None else int(worker.removeprefix("gw")) + 1
-    url = f"{url.rsplit('/', 1)[0]}/{db}"
+    url = urlsplit(url)._replace(path=f"/{db}").geturl()  # with or without a database
     redis.Redis.from_url(url).flushdb()
     return url
