@@ -16,7 +16,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from bones.server import create_app
+from bones.server.accounts import Accounts
 from bones.server.hub import Settings
+from bones.server.store import Store
 from tests.server.live import Server, play_out, sqlite_url
 
 PASSWORD = "correct horse"
@@ -210,3 +212,18 @@ def test_the_documented_client_plays_a_game_as_its_account(server: Server,
     assert done.returncode == 0, done.stderr
     assert " over: scores " in done.stdout and "refused" not in done.stdout
     assert server.get(f"/api/stats/{name}")["total"]["games"] == 1
+
+
+def test_an_account_is_found_by_its_name_in_any_case_as_it_is() -> None:
+    """``Accounts.named`` decides whether a typed name may take a seat, and the profile
+    page shows what it answers: a guest as a guest, a program's account as a bot."""
+    accounts = Accounts(Store("sqlite://").engine)
+    guest, session = accounts.guest()
+    assert accounts.named(guest.name.lower()) == guest
+    ann, _ = accounts.sign_up("Ann", PASSWORD, session)
+    _, token = accounts.create_token(ann, "my program")
+    accounts.by_api_token(token)
+    found = accounts.named("ANN")
+    assert found is not None and (found.id, found.name, found.guest, found.bot) == (
+        guest.id, "Ann", False, True)
+    assert accounts.named("Bob") is None

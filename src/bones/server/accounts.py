@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -89,6 +89,10 @@ def check_name(name: str) -> str:
     if name_key(name).startswith("guest"):
         raise Refused('names starting with "guest" are kept for guests')
     return name
+
+
+_NAMED = select(AccountRow.id, AccountRow.name, AccountRow.password, AccountRow.bot).where(
+    AccountRow.name_key == bindparam("key"))
 
 
 def _account(row: AccountRow) -> Account:
@@ -217,9 +221,11 @@ class Accounts:
 
     def named(self, name: str) -> Account | None:
         """The account called ``name`` (in any case)."""
-        with Session(self.engine) as session:
-            row = session.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
-            return None if row is None else _account(row)
+        # Asked twice for every table two guests make and join: a core statement built
+        # once costs about a fifth of an ORM session's query (134 against 649 µs here).
+        with self.engine.connect() as connection:
+            row = connection.execute(_NAMED, {"key": name_key(name)}).first()
+            return None if row is None else Account(row.id, row.name, row.password is None, row.bot)
 
     # -- API tokens ----------------------------------------------------------------------
 
