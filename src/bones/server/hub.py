@@ -957,6 +957,8 @@ class Hub:
         # a task per send would cost each move a turn of a busy event loop. What the
         # change shows is worked out once: the lock holds the table still while it goes.
         conns = list(live.conns)
+        if not conns and live.table.invite is not None:
+            return  # nobody to tell, and no list shows a private table
         shown = Shown.of(live.table, {conn.seat for conn in conns})
         for conn in conns:
             await self._send(live, conn, actions, shown)

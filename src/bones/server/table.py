@@ -523,7 +523,7 @@ class Table:
         (True, [])
         """
         match = self.match
-        if match is None:
+        if match is None or not seats:
             return {}
         rnd = match.round if self.status == "playing" else match.rounds[self.shown]
         public = rnd.view(0).to_dict()
