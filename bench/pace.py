@@ -157,6 +157,13 @@ class Site:
         self.stores: list[tuple[str, Path]] = []
 
     def start(self) -> Site:
+        # The bots' kernels are compiled (numba) on first use and cached beside the code;
+        # a source change rebuilds the compiled copy without its cache. Cold, a worker
+        # spent about a minute of a core compiling inside the measured window (0.25-0.9
+        # cores of a human-only run's "bots CPU"): the cache is filled first, as a site
+        # that has run before has it.
+        subprocess.run([sys.executable, "-c", "from bones.server.brains import prepare; "
+                        "prepare()"], env=self.env, check=True)
         flags = ["--bot-delay", "0.8", *LIFTED]
         if self.processes == 1:
             db = f"sqlite:///{self.folder / 'pace.db'}"
