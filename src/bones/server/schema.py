@@ -23,9 +23,12 @@ from sqlalchemy import (
     String,
     TypeDecorator,
     UniqueConstraint,
+    type_coerce,
 )
 from sqlalchemy.engine import Dialect
+from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql import ColumnElement
 
 __all__ = ["AccountRow", "Base", "ChatRow", "EventRow", "GameRow", "PlayRow", "RatedRow",
            "RatingRow", "ReportRow", "SeatRow", "SessionRow", "TableRow", "TokenRow", "TotalRow",
@@ -200,9 +203,15 @@ class AccountRow(Base):
     """The account has played by program (an API token): shown as a bot everywhere."""
     created: Mapped[datetime] = mapped_column(default=now)
 
-    @property
+    @hybrid_property
     def guest(self) -> bool:
+        """No password: a guest (in a query too, so a core statement reads it)."""
         return self.password is None
+
+    @guest.inplace.expression
+    @classmethod
+    def _guest_in_sql(cls) -> ColumnElement[bool]:
+        return type_coerce(cls.password.is_(None), Boolean)
 
 
 class SessionRow(Base):
