@@ -86,3 +86,30 @@ def test_choosing_between_two_places(web: Server, browser: Browser) -> None:
             context.close()
             return
     pytest.fail("no tile fitted both ends in ten games")
+
+
+def test_a_tap_holds_while_the_hand_is_drawn_anew(web: Server, browser: Browser) -> None:
+    """A message (here a hint's answer) may redraw the hand between a finger's down and
+    up; the tap still takes the tile pressed: played, or its places lit when it fits
+    both ends. (It was lost: the pressed button was gone, and its listeners with it.)"""
+    context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    page = context.new_page()
+    player = Player(page, web, random.Random(4))
+    player.new_game("block", players=2, target="null")
+    page.wait_for_function(READY)
+    now = player.read()
+    handle = page.locator(".hand .tile[data-legal=true]").first.element_handle()
+    tile, box = handle.get_attribute("data-tile"), handle.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("() => document.querySelector('#hint').click()")
+    page.locator(".hand .tile.hinted").wait_for()
+    assert not handle.evaluate("button => button.isConnected")  # the hand was drawn anew
+    page.mouse.up()
+    page.wait_for_function("m => +document.querySelector('#table').dataset.moves > m"
+                           " || !!document.querySelector('.place')", arg=now["moves"])
+    taken = page.locator(f".board-wrap [data-tile='{tile}'],"
+                         f" .hand .tile.selected[data-tile='{tile}']")
+    assert taken.count() == 1
+    context.close()

@@ -564,14 +564,17 @@ export class TableScreen {
     }
   }
 
-  // Tap to play; or drag past a few pixels, and drop on a lit place.
+  // Tap to play; or drag past a few pixels, and drop on a lit place. The press is
+  // followed on the window, not on the tile's button: a message or a bubble's timer may
+  // draw the hand anew while the finger is down, and the button pressed is then gone.
   pointerDown(event, tile, playable) {
     if (!playable) return;
     const start = { x: event.clientX, y: event.clientY };
-    const button = event.currentTarget;
-    button.setPointerCapture(event.pointerId);
+    const pointer = event.pointerId;
+    event.currentTarget.setPointerCapture(pointer);
     let ghost = null;
     const move = (e) => {
+      if (e.pointerId !== pointer) return;
       if (!ghost && Math.hypot(e.clientX - start.x, e.clientY - start.y) > 8) {
         ghost = tileSVG(tile);
         ghost.classList.add("ghost");
@@ -587,9 +590,11 @@ export class TableScreen {
       }
     };
     const up = (e) => {
-      button.removeEventListener("pointermove", move);
-      button.removeEventListener("pointerup", up);
-      button.removeEventListener("pointercancel", up);
+      if (e.pointerId !== pointer) return;
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", up);
+      if (this.closed) return ghost?.remove();
       if (!ghost) return this.choose(tile);
       ghost.remove();
       const place = this.placeAt(e);
@@ -601,9 +606,9 @@ export class TableScreen {
       else if (overBoard && moves.length === 1) this.send(moves[0]);
       else this.drawBoard();
     };
-    button.addEventListener("pointermove", move);
-    button.addEventListener("pointerup", up);
-    button.addEventListener("pointercancel", up);
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", up);
+    window.addEventListener("pointercancel", up);
   }
 
   placeAt(event) {
