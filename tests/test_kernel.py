@@ -40,24 +40,24 @@ def moves_hash(moves: list[int]) -> int:
     return h
 
 
-def replay(rules: Rules, order: np.ndarray, steps: np.ndarray, result: np.ndarray,
+def replay(rules: Rules, order: list[int], steps: list[list[int]], result: list[int],
            scores: tuple[int, ...]) -> None:
-    hands, bone = split(rules, [int(i) for i in order])
+    """Play one logged round through ``Round``: its steps (legal moves counted and hashed,
+    the move chosen) come as lists, since reading numpy's scalars one by one is slow."""
+    hands, bone = split(rules, order)
     rnd = Round.from_hands(
         rules, [[BY_INDEX[i] for i in range(28) if h >> i & 1] for h in hands],
         [BY_INDEX[i] for i in bone], scores=scores)
     for count, digest, chosen in steps:
-        if count < 0:
-            break
         legal = [encode_move(m) for m in rnd.legal_moves()]
         assert (len(legal), moves_hash(legal)) == (count, digest), (rnd.history, legal)
-        rnd.push(decode_move(int(chosen)))
+        rnd.push(decode_move(chosen))
     assert rnd.is_over and rnd.result is not None, rnd.history
-    winner, reason, eggs = (int(x) for x in result[:3])
+    winner, reason, eggs = result[:3]
     assert (rnd.result.winner, rnd.result.reason, rnd.result.eggs) == (
         None if winner < 0 else winner, REASONS[reason], eggs), rnd.history
-    assert list(rnd.result.points) == [int(p) for p in result[3:3 + rules.sides]]
-    assert list(rnd.count_points) == [int(p) for p in result[7:7 + rules.players]]
+    assert list(rnd.result.points) == result[3:3 + rules.sides]
+    assert list(rnd.count_points) == result[7:7 + rules.players]
 
 
 @pytest.mark.parametrize(("variant", "options"), CONFIGS,
@@ -77,8 +77,9 @@ def test_kernel_matches_round(variant: str, options: dict[str, int]) -> None:
         results = np.zeros((n, 11), dtype=np.int64)
         core.logged_rounds(template, rules.hand_size, n, rng.getrandbits(31), orders, steps,
                            results)
-        for i in range(n):
-            replay(rules, orders[i], steps[i], results[i], scores)
+        lengths = (steps[:, :, 0] >= 0).argmin(axis=1)
+        for i, (order, result) in enumerate(zip(orders.tolist(), results.tolist(), strict=True)):
+            replay(rules, order, steps[i, :lengths[i]].tolist(), result, scores)
         done += n
 
 
