@@ -113,3 +113,26 @@ def test_a_tap_holds_while_the_hand_is_drawn_anew(web: Server, browser: Browser)
                          f" .hand .tile.selected[data-tile='{tile}']")
     assert taken.count() == 1
     context.close()
+
+
+def test_a_bubble_goes_without_redrawing_the_hand(web: Server, browser: Browser) -> None:
+    """A bot's "drew" or "passed" bubble fades after a while; the hand stays as it is
+    drawn (a whole redraw then replaced the buttons under a player's finger)."""
+    context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    page = context.new_page()
+    player = Player(page, web, random.Random(6))
+    for _ in range(10):
+        player.new_game("draw", players=2, target="null")
+        while True:
+            page.wait_for_function(READY, timeout=60_000)
+            now = player.read()
+            if now["status"] != "playing":
+                break
+            if page.locator(".opponent .bubble").count():
+                button = page.locator(".hand .tile").first.element_handle()
+                page.locator(".opponent .bubble").wait_for(state="detached")
+                assert button.evaluate("b => b.isConnected")
+                context.close()
+                return
+            player.move(now, drag=False)
+    pytest.fail("the bot never drew or passed in ten games")

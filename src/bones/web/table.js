@@ -145,7 +145,10 @@ export class TableScreen {
         entry.passed ? t(mine("passed")) : null].filter(Boolean).join(", ");
       if (!words) continue;
       clearTimeout(this.bubbles[seat]?.timer);
-      const timer = setTimeout(() => { delete this.bubbles[seat]; this.render(); }, 2600);
+      const timer = setTimeout(() => {  // the bubble alone goes: a redrawn hand would drop a tap
+        delete this.bubbles[seat];
+        this.root.querySelector(`.bubble[data-seat="${seat}"]`)?.remove();
+      }, 2600);
       this.bubbles[seat] = { words, timer };
       if (Number(seat) === you) this.fresh = new Set(entry.drawn);
     }
@@ -390,7 +393,7 @@ export class TableScreen {
       table.rules.variant === "kozel" && seat % 2 === (this.message.you ?? 0) % 2
         ? h("span", { class: "badge partner" }, t("partner")) : null),
     fan, h("span", { class: "count" }, t("tiles", { n: count })),
-    this.bubbles[seat] ? h("span", { class: "bubble" }, this.bubbles[seat].words) : null);
+    this.bubbles[seat] ? h("span", { class: "bubble", dataset: { seat } }, this.bubbles[seat].words) : null);
   }
 
   centre() {
@@ -443,7 +446,7 @@ export class TableScreen {
       h("div", { class: "status-line" },
         h("span", { id: "status", class: "status" }),
         h("span", { id: "clock", class: "clock", "aria-live": "off" }),
-        this.bubbles[me] ? h("span", { class: "bubble" }, this.bubbles[me].words) : null,
+        this.bubbles[me] ? h("span", { class: "bubble", dataset: { seat: me } }, this.bubbles[me].words) : null,
         assists),
       this.hint ? h("p", { id: "hint-line", class: "hint-line", role: "status" }, this.hint.line) : null,
       hand);
