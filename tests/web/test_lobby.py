@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from playwright.sync_api import Browser
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.server.live import Server
 from tests.web.conftest import DESKTOP, PHONE
@@ -48,8 +49,16 @@ def test_a_stranger_finds_a_table_in_the_lobby_and_sits_down(web: Server,
         "() => { const c = document.querySelector('#clock');"
         " return /^0:1\\d \\(\\+2:00\\)$/.test(c?.textContent || '') && +c.dataset.move; }"
     ).json_value()
-    stranger.wait_for_function("m => +(document.querySelector('#clock')?.dataset.move ?? m) < m",
-                               arg=first)
+    try:
+        stranger.wait_for_function(
+            "m => +(document.querySelector('#clock')?.dataset.move ?? m) < m", arg=first)
+    except PlaywrightTimeout:  # it flaked once in CI: say what the page showed
+        shown = stranger.evaluate(
+            "() => { const c = document.querySelector('#clock'),"
+            " t = document.querySelector('#table');"
+            " return [location.pathname, t?.dataset.status, t?.dataset.turn, t?.dataset.moves,"
+            " c?.textContent, c?.dataset.move, c?.dataset.bank, document.visibilityState]; }")
+        raise AssertionError(f"the clock stood at {first} s: {shown}") from None
     watching.close()
     hosting.close()
 
