@@ -85,6 +85,7 @@ def test_nothing_overflows_a_phone(web: Server, browser: Browser, width: int) ->
     _fits(page, "kozel table")
     player.play_match(drag_once=False)
     page.wait_for_selector("#match-over")
+    page.wait_for_selector("#fair-check")  # the panel grows by this line: a click waits for it
     _fits(page, "kozel match over")
     page.click("#to-replay")
     page.wait_for_selector("#replay")

@@ -83,12 +83,15 @@ function matchLine(screen) {
   lines.push(h("p", { class: "winner" }, table.winner === null ? t("nobodyWon")
     : ours ? won : t("wins", { name: screen.sideName(table.winner) })));
   if (table.shutout) lines.push(h("p", {}, t("shutout")));
-  const fair = screen.fair;
-  if (fair && !fair.pending) {
-    lines.push(h("p", { id: "fair-check", class: fair.ok ? "fair ok" : "fair bad", dataset: { ok: fair.ok } },
-      fair.ok ? t("fairOk", { n: fair.deals }) : t("fairBad", { problem: fair.problem })));
-  }
+  lines.push(fairLine(screen.fair));
   return lines;
+}
+
+// Whether the deals played were the ones sealed before the match; nothing while checked.
+export function fairLine(fair) {
+  if (!fair || fair.pending) return null;
+  return h("p", { id: "fair-check", class: fair.ok ? "fair ok" : "fair bad", dataset: { ok: fair.ok } },
+    fair.ok ? t("fairOk", { n: fair.deals }) : t("fairBad", { problem: fair.problem }));
 }
 
 // "Play again" is an offer to everyone at the table: the new match begins when every

@@ -8,7 +8,7 @@ import { verifyRecord } from "./fair.js";
 import { slideIn, sounds, tellTurn } from "./feel.js";
 import { spoken, t } from "./i18n.js";
 import { api, Connection, seats } from "./net.js";
-import { headline, roundEnd } from "./roundend.js";
+import { fairLine, headline, roundEnd } from "./roundend.js";
 import { tileSVG } from "./tiles.js";
 
 const POSITIONS = { 2: ["me", "across"], 3: ["me", "left", "across"], 4: ["me", "left", "across", "right"] };
@@ -219,7 +219,9 @@ export class TableScreen {
     } catch (error) {
       this.fair = { ok: false, problem: String(error) };
     }
-    this.render();
+    // Its line alone is added: a whole redraw as the panel appears would drop a click
+    // on the panel's buttons (replay, new game, play again).
+    if (!this.closed) this.root.querySelector("#match-over .headline")?.before(fairLine(this.fair));
   }
 
   flash(text) {
