@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,7 +21,7 @@ seek's game does; a record must replay move by move. The answer to such a body (
 
 
 @pytest.fixture(autouse=True)
-def regexes_built_once(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def regexes_built_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each strategy for a pattern, built once for the whole test.
 
     A name's pattern excludes every invisible character, the private-use planes among
@@ -46,7 +45,6 @@ def regexes_built_once(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         return built[key]
 
     monkeypatch.setattr(st, "from_regex", from_regex)
-    yield
 
 
 @schema.parametrize()

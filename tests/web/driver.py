@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +87,23 @@ class Player:
 
     def read(self) -> dict[str, Any]:
         return dict(self.page.evaluate(READ))
+
+    def turn_where(self, found: Callable[[], bool], variant: str, games: int = 10,
+                   ) -> tuple[str, dict[str, Any]]:
+        """New 2-player single rounds of ``variant`` against Easy, played by random clicks
+        until it is this player's turn and ``found()`` holds: the table and what the page
+        shows then. For a test of something that only some turns bring."""
+        for _ in range(games):
+            table = self.new_game(variant, players=2, target="null")
+            while True:
+                self.page.wait_for_function(READY, timeout=60_000)
+                now = self.read()
+                if now["status"] != "playing":
+                    break
+                if found():
+                    return table, now
+                self.move(now, drag=False)
+        raise AssertionError(f"no such turn in {games} games")
 
     def play_match(self, drag_once: bool = True, stop_after: int | None = None) -> dict[str, Any]:
         """Play to the end of the match (or ``stop_after`` own moves): random legal tiles,

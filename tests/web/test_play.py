@@ -62,30 +62,19 @@ def test_choosing_between_two_places(web: Server, browser: Browser) -> None:
     context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
     page = context.new_page()
     player = Player(page, web, random.Random(1))
-    for _ in range(10):
-        table = player.new_game("block", players=2, target="null")
-        while True:
-            page.wait_for_function(READY, timeout=60_000)
-            now = player.read()
-            if now["status"] != "playing":
-                break
-            both = page.locator(".hand .tile[data-places='left right']")
-            if not both.count():
-                player.move(now, drag=False)
-                continue
-            tile = both.first.get_attribute("data-tile")
-            both.first.click()
-            assert page.locator(".place").count() == 2
-            assert tile in page.locator("#status").inner_text()
-            page.locator(".place[data-place=right]").click()
-            page.wait_for_function(
-                "m => +document.querySelector('#table').dataset.moves > m", arg=now["moves"])
-            player.play_match(drag_once=False)
-            record = web.get(f"/api/games/{table}/record")
-            assert f"{tile} right" in record["moves"]
-            context.close()
-            return
-    pytest.fail("no tile fitted both ends in ten games")
+    both = page.locator(".hand .tile[data-places='left right']")
+    table, now = player.turn_where(lambda: bool(both.count()), "block")
+    tile = both.first.get_attribute("data-tile")
+    both.first.click()
+    assert page.locator(".place").count() == 2
+    assert tile in page.locator("#status").inner_text()
+    page.locator(".place[data-place=right]").click()
+    page.wait_for_function(
+        "m => +document.querySelector('#table').dataset.moves > m", arg=now["moves"])
+    player.play_match(drag_once=False)
+    record = web.get(f"/api/games/{table}/record")
+    assert f"{tile} right" in record["moves"]
+    context.close()
 
 
 def test_a_tap_holds_while_the_hand_is_drawn_anew(web: Server, browser: Browser) -> None:
@@ -121,18 +110,9 @@ def test_a_bubble_goes_without_redrawing_the_hand(web: Server, browser: Browser)
     context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
     page = context.new_page()
     player = Player(page, web, random.Random(6))
-    for _ in range(10):
-        player.new_game("draw", players=2, target="null")
-        while True:
-            page.wait_for_function(READY, timeout=60_000)
-            now = player.read()
-            if now["status"] != "playing":
-                break
-            if page.locator(".opponent .bubble").count():
-                button = page.locator(".hand .tile").first.element_handle()
-                page.locator(".opponent .bubble").wait_for(state="detached")
-                assert button.evaluate("b => b.isConnected")
-                context.close()
-                return
-            player.move(now, drag=False)
-    pytest.fail("the bot never drew or passed in ten games")
+    bubble = page.locator(".opponent .bubble")
+    player.turn_where(lambda: bool(bubble.count()), "draw")
+    button = page.locator(".hand .tile").first.element_handle()
+    bubble.wait_for(state="detached")
+    assert button.evaluate("b => b.isConnected")
+    context.close()
