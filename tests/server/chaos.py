@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import httpx
@@ -26,7 +27,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from bones import Match
 from bones.server.cluster import UNFINISHED
 from tests.server.knowledge import check_message
-from tests.server.live import Message, Server, Worker, play_out
+from tests.server.live import Message, Server, Worker, in_threads, play_out
 
 KINDS: list[tuple[str, dict[str, Any], list[dict[str, Any]]]] = [
     ("draw", {"target": 50}, [{"kind": "human"}, {"kind": "human"}]),
@@ -142,6 +143,22 @@ def play_through(alive: Callable[[], list[Server]], table: str, token: str,
                 seen.extend(client.received)
             client.close()
     return last, returns
+
+
+def play_seats(seats: list[tuple[Server, str]], table: str, seed: int,
+               timeout: float) -> list[Message | None]:
+    """Each seat (the process its socket goes to, its token) played to the end in a
+    thread of its own, coming back through that process whenever its socket drops, as
+    the page does: a loaded process may lose its lease, and the relays of a table that
+    moved close with 1012. Their last states."""
+    deadline = time.monotonic() + timeout
+    return in_threads([partial(_through, server, table, token, random.Random(seed + i),
+                               deadline) for i, (server, token) in enumerate(seats)])
+
+
+def _through(server: Server, table: str, token: str, rng: random.Random,
+             deadline: float) -> Message | None:
+    return play_through(lambda: [server], table, token, rng, deadline)[0]
 
 
 def _human(site: Site, table: str, token: str, seed: int, deadline: float,

@@ -12,13 +12,15 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
 Message = dict[str, Any]
+T = TypeVar("T")
 
 
 def free_port() -> int:
@@ -225,19 +227,18 @@ def play_out(client: Client, rng: random.Random, stop: Callable[[Message], bool]
         message = client.recv(max(0.1, deadline - time.monotonic()))
 
 
-def play_all(clients: list[Client], seed: int, timeout: float = 90,
-             stop: Callable[[Message], bool] | None = None) -> list[Message]:
-    """Every client plays in its own thread to the end (or until ``stop``); their last
-    messages."""
-    results: list[Message | BaseException] = [RuntimeError("no result")] * len(clients)
+def in_threads(jobs: list[Callable[[], T]]) -> list[T]:
+    """Each job run in a thread of its own, all at once; their results, or the first
+    one's error."""
+    results: list[T | BaseException] = [RuntimeError("no result")] * len(jobs)
 
     def run(i: int) -> None:
         try:
-            results[i] = play_out(clients[i], random.Random(seed + i), stop, timeout)
+            results[i] = jobs[i]()
         except BaseException as error:
             results[i] = error
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(clients))]
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
     for t in threads:
         t.start()
     for t in threads:
@@ -246,6 +247,14 @@ def play_all(clients: list[Client], seed: int, timeout: float = 90,
         if isinstance(r, BaseException):
             raise r
     return results  # type: ignore[return-value]
+
+
+def play_all(clients: list[Client], seed: int, timeout: float = 90,
+             stop: Callable[[Message], bool] | None = None) -> list[Message]:
+    """Every client plays in its own thread to the end (or until ``stop``); their last
+    messages."""
+    return in_threads([partial(play_out, client, random.Random(seed + i), stop, timeout)
+                       for i, client in enumerate(clients)])
 
 
 def sqlite_url(path: Path) -> str:

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from bones import Match
-from tests.server.chaos import Site, play_through, running
-from tests.server.live import Message, Server, play_all, play_out
+from tests.server.chaos import Site, play_seats, play_through, running
+from tests.server.live import Message, Server, play_out
 
 
 @pytest.fixture
@@ -52,9 +52,8 @@ def test_players_on_different_processes_play_a_match(site: list[Server]) -> None
     assert c.get(f"/api/tables/{table}")["seats"][1]["name"] == "Ben"
     spectator = c.socket(table)
     spectator.until(lambda m: m["type"] == "state")  # watching (through C) before anyone moves
-    players = [a.socket(table, made["token"]), b.socket(table, ben["token"])]
-    finals = play_all(players, seed=11, timeout=180)
-    assert all(f["table"]["status"] == "over" for f in finals)
+    finals = play_seats([(a, made["token"]), (b, ben["token"])], table, seed=11, timeout=180)
+    assert all(f is not None and f["table"]["status"] == "over" for f in finals)
     record = c.get(f"/api/games/{table}/record")
     match = Match.from_record(record)
     assert match.is_over
@@ -116,7 +115,7 @@ def test_players_who_play_now_at_different_processes_are_seated_together(
     seated = [a.seated(seeks[0]["ticket"], ann), b.seated(seeks[1]["ticket"], ben)]
     assert seated[0]["table"] == seated[1]["table"]
     table = seated[0]["table"]
-    finals = play_all([c.socket(table, seated[0]["token"]), a.socket(table, seated[1]["token"])],
-                      seed=5, timeout=180)
-    assert all(f["table"]["status"] == "over" for f in finals)
+    finals = play_seats([(c, seated[0]["token"]), (a, seated[1]["token"])], table, seed=5,
+                        timeout=180)
+    assert all(f is not None and f["table"]["status"] == "over" for f in finals)
     assert c.get("/api/profile/Ann")["ratings"][0]["games"] == 1
