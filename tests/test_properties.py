@@ -110,6 +110,10 @@ def check_view(rnd: Round, seat: int) -> None:
     assert PlayerView.from_dict(json.loads(text)) == view, "a view does not survive JSON"
     named = {Tile.parse(t) for t in re.findall(r"\b[0-6]-[0-6]\b", text)}
     assert named <= set(rnd.hands[seat]) | set(placed(rnd)), "a view names a hidden tile"
+    hidden = [t for h in rnd.hands[:seat] + rnd.hands[seat + 1:] for t in h]
+    unseen = set(hidden) | set(rnd.boneyard) | set(rnd.out_of_play)
+    assert view.unseen == tuple(t for t in DOUBLE_SIX if t in unseen)
+    assert len(view.unseen) == view.unseen_count, "unseen: the others' hands, the rest"
     for lacked, hand in zip(view.lacks, rnd.hands, strict=True):
         assert not any(t.has(n) for t in hand for n in lacked), "lacks a number it holds"
 

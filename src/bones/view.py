@@ -20,7 +20,7 @@ from bones.layout import Placed
 from bones.moves import Move, parse_move
 from bones.rules import Rules
 from bones.scoring import RoundResult, by_fields
-from bones.tiles import Tile
+from bones.tiles import DOUBLE_SIX, Tile
 
 __all__ = ["Lead", "PlayerView", "infer_lacks"]
 
@@ -69,6 +69,22 @@ class PlayerView:
         """Tiles this seat has not seen: other hands, boneyard and tiles out of play."""
         placed = len(self.line) + sum(len(arm) for arm in self.arms.values())
         return 28 - placed - len(self.hand)
+
+    @property
+    def unseen(self) -> tuple[Tile, ...]:
+        """The tiles this seat has not seen, in the set's order: what the others may
+        hold, so what a player counts (the page's tile tracker counts them by number).
+
+        >>> from bones import Round, Rules
+        >>> view = Round.deal(Rules.preset("draw"), seed=7).view(0)
+        >>> [str(p.tile) for p in view.line], [str(t) for t in view.hand if t.has(6)]
+        (['4-4'], ['6-4', '6-0'])
+        >>> len(view.unseen) == view.unseen_count, sum(t.has(6) for t in view.unseen)
+        (True, 5)
+        """
+        seen = set(self.hand) | {p.tile for p in self.line}
+        seen.update(p.tile for arm in self.arms.values() for p in arm)
+        return tuple(tile for tile in DOUBLE_SIX if tile not in seen)
 
     def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
         return by_fields(self)

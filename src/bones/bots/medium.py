@@ -7,10 +7,12 @@ lacks), and in All Fives takes count points and leaves few for the next player.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bones.bots.base import Bot
 from bones.bots.table import PublicTable, scored
 from bones.moves import Move, Play
-from bones.tiles import DOUBLE_SIX, Tile
+from bones.tiles import Tile
 from bones.view import PlayerView
 
 HEAVY, DOUBLE, FOLLOW, BLOCK, PARTNER, TAKE, GIVE = 1.0, 2.5, 1.5, 3.0, 2.0, 1.2, 0.4
@@ -21,7 +23,7 @@ class MediumBot(Bot):
 
     def pick(self, view: PlayerView) -> Move:
         table = PublicTable(view)
-        unseen = self._unseen(view)
+        unseen = view.unseen
         best: list[Move] = []
         top = float("-inf")
         for move in view.legal_moves:
@@ -33,7 +35,7 @@ class MediumBot(Bot):
         return self.rng.choice(best)
 
     def value(self, view: PlayerView, table: PublicTable, move: Move,
-              unseen: list[Tile]) -> float:
+              unseen: Sequence[Tile]) -> float:
         assert isinstance(move, Play)
         tile = move.tile
         ends, count = table.after(move)
@@ -55,13 +57,7 @@ class MediumBot(Bot):
         return value
 
     @staticmethod
-    def _unseen(view: PlayerView) -> list[Tile]:
-        seen = set(view.hand) | {p.tile for p in view.line}
-        seen |= {p.tile for arm in view.arms.values() for p in arm}
-        return [t for t in DOUBLE_SIX if t not in seen]
-
-    @staticmethod
-    def _threat(ends: tuple[int, ...], count: int, unseen: list[Tile]) -> float:
+    def _threat(ends: tuple[int, ...], count: int, unseen: Sequence[Tile]) -> float:
         """Roughly what the next player could score: the best count an unseen tile
         makes on one of these ends (every end counts its number once; close enough)."""
         best = 0
