@@ -29,6 +29,10 @@ READ = """() => {
     boneyard: document.querySelector('.boneyard')?.dataset.boneyard ?? null,
     revealed: all('.reveal-hand').map((r) => r.dataset.hand),
     after: all('.score-table td[data-score]').map((s) => +s.dataset.score),
+    tracker: document.querySelector('#tracker')
+      ? all('#tracker .unseen').map((u) => +u.dataset.unseen) : null,
+    lacks: Object.fromEntries(all('.opponent .lacks').map(
+      (b) => [b.closest('.opponent').dataset.seat, b.dataset.lacks])),
   };
 }"""
 
@@ -181,6 +185,12 @@ def check_against_engine(shown: list[dict[str, Any]], match: Match) -> int:
             assert int(screen["boneyard"]) == view.boneyard_count, where
         if screen["status"] == "playing":
             assert screen["scores"] == list(view.scores), where
+            if screen["tracker"] is not None:  # the tile tracker, when it is on
+                assert screen["tracker"] == [sum(t.has(n) for t in view.unseen)
+                                             for n in range(7)], where
+                lacks = {str(s): ",".join(map(str, sorted(numbers)))
+                         for s, numbers in enumerate(view.lacks) if s != seat}
+                assert screen["lacks"] == lacks, where
         else:
             assert screen["revealed"] == [" ".join(map(str, h)) for h in rnd.hands], where
             assert screen["after"] == list(match.scores_after[number]), where

@@ -10,6 +10,7 @@ import { spoken, t } from "./i18n.js";
 import { api, Connection, seats } from "./net.js";
 import { fairLine, headline, roundEnd } from "./roundend.js";
 import { tileSVG } from "./tiles.js";
+import { lacksBadge, trackerRow, trackerToggle, tracking } from "./tracker.js";
 
 const POSITIONS = { 2: ["me", "across"], 3: ["me", "left", "across"], 4: ["me", "left", "across", "right"] };
 const tileOf = (move) => move.split(" ")[0];
@@ -394,6 +395,7 @@ export class TableScreen {
       info.replaced ? h("span", { class: "badge" }, t("away")) : null,
       table.rules.variant === "kozel" && seat % 2 === (this.message.you ?? 0) % 2
         ? h("span", { class: "badge partner" }, t("partner")) : null),
+    tracking() ? lacksBadge(view, seat) : null,
     fan, h("span", { class: "count" }, t("tiles", { n: count })),
     this.bubbles[seat] ? h("span", { class: "bubble", dataset: { seat } }, this.bubbles[seat].words) : null);
   }
@@ -414,8 +416,10 @@ export class TableScreen {
       info.append(h("span", { class: `sum ${scores ? "scoring" : ""}`, dataset: { count: view.count } },
         t("sum", { n: view.count })));
     }
+    info.append(trackerToggle(() => this.render()));
     return h("div", { class: "centre" }, h("div", { class: "board-wrap" },
-      document.createElementNS("http://www.w3.org/2000/svg", "svg")), info);
+      document.createElementNS("http://www.w3.org/2000/svg", "svg")), info,
+      tracking() ? trackerRow(view) : null);
   }
 
   mine(me) {
