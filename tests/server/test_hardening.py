@@ -22,6 +22,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 
 from bones import Match, Rules
+from bones.analysis import frames
 from tests.server.live import Client, Message, Server, my_turn, play_out, sqlite_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,7 +151,8 @@ def _long_record(seed: int) -> dict[str, Any]:
 
 def test_heavy_work_is_bounded_and_stops_when_its_client_leaves(tmp_path: Path) -> None:
     """Analyses queue apart from the tables, two at a time from one address (the next
-    gets 503 with Retry-After), and one whose client left is given up."""
+    gets 503 with Retry-After; the positions without grades still come at once), and one
+    whose client left is given up."""
     server = Server(sqlite_url(tmp_path / "heavy.db")).start()
     try:
         record = _long_record(1)
@@ -172,6 +174,13 @@ def test_heavy_work_is_bounded_and_stops_when_its_client_leaves(tmp_path: Path) 
         time.sleep(1.0)
         third = httpx.post(f"{server.url}/api/analysis", json=_long_record(4), timeout=30)
         assert third.status_code == 503 and third.headers["retry-after"]
+        positions = httpx.post(f"{server.url}/api/analysis", params={"graded": "false"},
+                               json=_long_record(4), timeout=30)
+        assert positions.status_code == 200, "the positions alone are no job: never queued"
+        shown = positions.json()
+        assert shown["graded"] is False and shown["grades"] == shown["mistakes"] == []
+        assert shown["frames"] == json.loads(json.dumps(frames(Match.from_record(
+            _long_record(4)))))
         made = server.create("draw", [{"kind": "human", "name": "Ann"},
                                       {"kind": "bot", "level": "easy"}])
         assert made["table"]["status"] in ("playing", "waiting")

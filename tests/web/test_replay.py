@@ -1,6 +1,7 @@
 """The replay viewer and the statistics page: a finished game stepped through move by
-move with every hand (checked against the engine), the graded mistakes, a record file
-opened from disk, and the player's statistics as a table and a chart."""
+move with every hand (checked against the engine) before its grades come, then the
+graded mistakes, a record file opened from disk, and the player's statistics as a table
+and a chart."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 import random
 from pathlib import Path
 
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Route
 
 from bones import Match
 from tests.server.live import Server
@@ -41,8 +42,11 @@ def test_replay_and_statistics(web: Server, browser: Browser, tmp_path: Path) ->
     assert page.locator("#stats-table tr[data-row=level-easy]").count() == 1
     assert page.locator(".stats-chart .chart-bar").count() == 2
     page.screenshot(path=SCREENSHOTS / "desktop-en-stats.png", full_page=True)
+    held: list[Route] = []  # the grades, held back: the positions show without them
+    page.route("**/analysis?graded=true", lambda route: held.append(route))
     page.click(".replay-link")
-    page.wait_for_selector("#replay")
+    page.wait_for_selector("#replay[data-graded=false]")
+    assert "…" in page.locator("#grader").inner_text()
     match = Match.from_record(web.get(f"/api/games/{table}/record"))
     for step in range(6):
         at = page.locator("#replay")
@@ -53,6 +57,16 @@ def test_replay_and_statistics(web: Server, browser: Browser, tmp_path: Path) ->
     assert page.locator("#replay").get_attribute("data-index") == str(len(match.rounds[-1].moves))
     page.keyboard.press("Home")
     assert page.locator("#replay").get_attribute("data-at") == "0"
+    page.click("#next")
+    for _ in range(200):  # the page asked for the grades at once (they wait at the route)
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    held[0].continue_()
+    page.wait_for_selector("#replay[data-graded=true]", timeout=60_000)
+    assert page.locator("#replay").get_attribute("data-at") == "1", "the grades keep the frame"
+    page.unroute("**/analysis?graded=true")
     mistakes = page.locator("#mistakes button")
     if mistakes.count():
         mistakes.first.click()
@@ -66,7 +80,7 @@ def test_replay_and_statistics(web: Server, browser: Browser, tmp_path: Path) ->
     record.write_text(json.dumps(web.get(f"/api/games/{table}/record")))
     page.click("#my-games")
     page.set_input_files("#record-file", str(record))
-    page.wait_for_selector("#replay", timeout=60_000)
+    page.wait_for_selector("#replay[data-graded=true]", timeout=60_000)
     assert not problems, problems
     assert page.evaluate(HANDS) == _engine_hands(match, 0, 0)
     context.close()

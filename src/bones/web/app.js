@@ -43,11 +43,7 @@ async function route() {
   const stats = location.pathname.match(/^\/stats\/(.+)$/);
   if (stats) return statsScreen(main, decodeURIComponent(stats[1]), go, openUpload);
   const replay = location.pathname.match(/^\/replay\/([\w-]+)$/);
-  if (replay) {
-    main.replaceChildren(h("p", { class: "loading" }, "…"));
-    screen = new ReplayScreen(main, await api(`/api/games/${replay[1]}/analysis`));
-    return;
-  }
+  if (replay) return openReplay((graded) => api(`/api/games/${replay[1]}/analysis?graded=${graded}`));
   const match = location.pathname.match(/^\/t\/([\w-]+)$/);
   if (!match) return newGame(main, variants, go);
   const tableId = match[1];
@@ -59,15 +55,31 @@ async function route() {
   else joinScreen(main, tableId, go, () => open(null));
 }
 
-// A record file of one's own: analysed by the server, shown in the replay viewer.
-async function openUpload(record) {
-  screen?.close?.();
+// The replay viewer opens at once on the game's positions; the grades (seconds of a
+// worker's time) are filled in when they come. `analysis(graded)` asks the server.
+async function openReplay(analysis) {
   main.replaceChildren(h("p", { class: "loading" }, "…"));
+  let shown;
   try {
-    screen = new ReplayScreen(main, await api("/api/analysis", record));
+    shown = new ReplayScreen(main, await analysis(false));
   } catch (error) {
     main.replaceChildren(h("p", { class: "form-error", role: "alert" }, error.message));
+    return;
   }
+  screen = shown;
+  if (shown.data.graded) return;
+  try {
+    const graded = await analysis(true);
+    if (screen === shown) shown.graded(graded);
+  } catch (error) {
+    if (screen === shown) shown.ungraded(error.message);
+  }
+}
+
+// A record file of one's own: analysed by the server, shown in the replay viewer.
+function openUpload(record) {
+  screen?.close?.();
+  return openReplay((graded) => api(`/api/analysis?graded=${graded}`, record));
 }
 
 function rulesDialog() {

@@ -16,11 +16,24 @@ export class ReplayScreen {
   constructor(root, data) {
     Object.assign(this, { root, data });
     this.at = 0;
+    this.unavailable = null;
     this.grades = new Map(data.grades.map((g) => [`${g.round}:${g.index}`, g]));
-    this.mistakes = new Set(data.mistakes.map((g) => `${g.round}:${g.index}`));
     this.keys = (event) => this.key(event);
     document.addEventListener("keydown", this.keys);
     this.resize = new ResizeObserver(() => this.drawBoard());
+    this.render();
+  }
+
+  // The grades came (the positions were shown without them): the same frame, graded.
+  graded(data) {
+    this.data = data;
+    this.grades = new Map(data.grades.map((g) => [`${g.round}:${g.index}`, g]));
+    this.render();
+  }
+
+  // The grades could not be had (the graders are busy): say so, and go on without.
+  ungraded(message) {
+    this.unavailable = message;
     this.render();
   }
 
@@ -63,6 +76,7 @@ export class ReplayScreen {
     const grade = this.gradeOf(this.at);
     if (!frame.last) return t("deal");
     const [seat, move] = frame.last;
+    if (!this.data.graded) return `${this.name(seat)}: ${move}`;
     if (!grade) return `${this.name(seat)}: ${move} · ${t("noChoice")}`;
     const values = { name: this.name(seat), move, value: points(grade.value), best: grade.best,
                      bestValue: points(grade.best_value), loss: grade.loss.toFixed(1) };
@@ -78,10 +92,14 @@ export class ReplayScreen {
       mark.style.left = `${(100 * this.frameOf(g)) / (this.data.frames.length - 1)}%`;
       return mark;
     }));
-    const section = h("section", { class: "replay", id: "replay", dataset: { at: this.at, round: frame.round, index: frame.index } },
+    const level = t(`level.${this.data.grader}`);
+    const grader = this.data.graded ? t("gradedBy", { level })
+      : this.unavailable ? t("gradesUnavailable", { message: this.unavailable }) : t("grading", { level });
+    const section = h("section", { class: "replay", id: "replay",
+                                   dataset: { at: this.at, round: frame.round, index: frame.index, graded: this.data.graded } },
       h("header", { class: "replay-head" },
         h("h1", {}, `${t("replay")} · ${t(`variant.${this.data.rules.variant}`)}`),
-        h("p", { class: "grader" }, t("gradedBy", { level: t(`level.${this.data.grader}`) }))),
+        h("p", { class: `grader ${this.data.graded || this.unavailable ? "" : "pending"}`, id: "grader", "aria-live": "polite" }, grader)),
       h("div", { class: "replay-main" },
         h("div", { class: "board-wrap" }, document.createElementNS("http://www.w3.org/2000/svg", "svg")),
         h("div", { class: "replay-hands" }, frame.hands.map((hand, seat) => h("div", {
