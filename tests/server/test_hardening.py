@@ -151,10 +151,15 @@ def _long_record(seed: int) -> dict[str, Any]:
 
 def test_heavy_work_is_bounded_and_stops_when_its_client_leaves(tmp_path: Path) -> None:
     """Analyses queue apart from the tables, two at a time from one address (the next
-    gets 503 with Retry-After; the positions without grades still come at once), and one
-    whose client left is given up."""
+    gets 503 with Retry-After; a stored game's positions without grades still come at
+    once), and one whose client left is given up."""
     server = Server(sqlite_url(tmp_path / "heavy.db")).start()
     try:
+        played = server.create("draw", [{"kind": "human", "name": "Ann"},
+                                        {"kind": "bot", "level": "easy"}],
+                               options={"target": None})
+        game = played["table"]["id"]
+        play_out(server.socket(game, played["token"]), random.Random(1))
         record = _long_record(1)
         too_long = {**record, "moves": record["moves"] * 10}
         assert httpx.post(f"{server.url}/api/analysis", json=too_long).status_code in (400, 413)
@@ -174,13 +179,13 @@ def test_heavy_work_is_bounded_and_stops_when_its_client_leaves(tmp_path: Path) 
         time.sleep(1.0)
         third = httpx.post(f"{server.url}/api/analysis", json=_long_record(4), timeout=30)
         assert third.status_code == 503 and third.headers["retry-after"]
-        positions = httpx.post(f"{server.url}/api/analysis", params={"graded": "false"},
-                               json=_long_record(4), timeout=30)
-        assert positions.status_code == 200, "the positions alone are no job: never queued"
+        positions = httpx.get(f"{server.url}/api/games/{game}/analysis",
+                              params={"graded": "false"}, timeout=30)
+        assert positions.status_code == 200, "a game's positions are no job: never queued"
         shown = positions.json()
         assert shown["graded"] is False and shown["grades"] == shown["mistakes"] == []
-        assert shown["frames"] == json.loads(json.dumps(frames(Match.from_record(
-            _long_record(4)))))
+        match = Match.from_record(server.get(f"/api/games/{game}/record"))
+        assert shown["frames"] == json.loads(json.dumps(frames(match)))
         made = server.create("draw", [{"kind": "human", "name": "Ann"},
                                       {"kind": "bot", "level": "easy"}])
         assert made["table"]["status"] in ("playing", "waiting")
@@ -191,6 +196,8 @@ def test_heavy_work_is_bounded_and_stops_when_its_client_leaves(tmp_path: Path) 
         while server.get("/api/metrics")["analyses"]["running"] and time.monotonic() < deadline:
             time.sleep(0.5)
         assert server.get("/api/metrics")["analyses"]["running"] == 0
+        graded = httpx.get(f"{server.url}/api/games/{game}/analysis", timeout=120).json()
+        assert graded["graded"] is True and graded["frames"] == shown["frames"]
     finally:
         server.stop()
 

@@ -27,7 +27,6 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bones import bots
-from bones.analysis import GRADER, Analysis, frames
 from bones.match import Match
 from bones.record import RecordError
 from bones.rules import PLAYERS, Rules
@@ -70,8 +69,6 @@ SEATING: dict[int | str, dict[str, Any]] = {
     409: {"description": "The name is an account's, or not the signed-in account's"}}
 MOST_MOVES = 1000
 """The longest record the server grades (a long Kozel match has about 600 moves)."""
-GRADED = Query(default=True, description="false: every position at once, without the "
-              "grades (which take a worker seconds); the replay viewer shows those first")
 WEB = Path(str(resources.files("bones") / "web"))
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
@@ -257,7 +254,10 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
     @app.get("/api/games/{table_id}/analysis",
              responses={404: {"description": "No such game"}})
     async def analysis(table_id: str, request: Request,
-                       graded: bool = GRADED) -> dict[str, Any]:
+                       graded: bool = Query(default=True, description=(
+                           "false: every position at once, without the grades (which "
+                           "take a worker seconds); the replay viewer shows those first")),
+                       ) -> dict[str, Any]:
         """Every position of a finished game with every hand, and every choice graded
         from the chooser's own view (expected points of the move and of the best)."""
         key = f"game:{table_id}"
@@ -270,13 +270,12 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
         return await _analyze(analyses, request, key, game.record, game.names, graded)
 
     @app.post("/api/analysis", responses=BAD_BODY)
-    async def analyze_upload(record: dict[str, Any], request: Request,
-                             graded: bool = GRADED) -> dict[str, Any]:
-        """The same for a record file of your own."""
+    async def analyze_upload(record: dict[str, Any], request: Request) -> dict[str, Any]:
+        """The same for a record file of your own (graded: any record can be sent, so
+        every answer is a job in the bounded queue)."""
         digest = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
         key = f"upload:{digest}"
-        return analyses.kept(key) or await _analyze(analyses, request, key, record, None,
-                                                    graded)
+        return analyses.kept(key) or await _analyze(analyses, request, key, record, None)
 
     @app.get("/api/stats/{name}")
     def stats(name: str) -> Stats:
@@ -316,7 +315,7 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
 
 
 async def _analyze(analyses: Analyses, request: Request, key: str, record: dict[str, Any],
-                   names: list[str | None] | None, graded: bool) -> dict[str, Any]:
+                   names: list[str | None] | None, graded: bool = True) -> dict[str, Any]:
     moves = record.get("moves")
     if isinstance(moves, list) and len(moves) > MOST_MOVES:
         raise HTTPException(400, f"a record of more than {MOST_MOVES} moves is not analysed here")
@@ -329,9 +328,8 @@ async def _analyze(analyses: Analyses, request: Request, key: str, record: dict[
     about = {"rules": match.rules.to_dict(), "names": names, "fair": record.get("fair"),
              "assists": record.get("assists", []), "winner": match.winner,
              "loser": match.loser, "scores": list(match.scores), "graded": graded}
-    if not graded:  # the positions are a replay of the record: milliseconds, not a job
-        shown = await run_in_threadpool(frames, match)
-        return {**Analysis(GRADER, shown, []).to_dict(), **about}
+    if not graded:
+        return await analyses.positions(key, match, about)
     try:
         return await analyses.report(key, record, len(match.rounds), _address(request),
                                      request.is_disconnected, about)

@@ -86,11 +86,25 @@ class Analyses:
             self.taken[address] -= 1
             if not self.taken[address]:
                 del self.taken[address]
-        done = {**Analysis(GRADER, shown, grades).to_dict(), **about}
-        self.cache[key] = done
+        return self._kept(key, {**Analysis(GRADER, shown, grades).to_dict(), **about})
+
+    async def positions(self, key: str, match: Match, about: dict[str, Any]
+                        ) -> dict[str, Any]:
+        """The game's every position without grades, at once: a replay of its record
+        (milliseconds, so no job), worked out in a thread and kept as the graded answers
+        are; the graded answer instead, if there is one."""
+        kept = self.kept(key) or self.kept(f"{key}:positions")
+        if kept is not None:
+            return kept
+        shown = await asyncio.to_thread(frames, match)
+        return self._kept(f"{key}:positions", {**Analysis(GRADER, shown, []).to_dict(),
+                                               **about})
+
+    def _kept(self, key: str, answer: dict[str, Any]) -> dict[str, Any]:
+        self.cache[key] = answer
         while len(self.cache) > self.keep:
             self.cache.popitem(last=False)
-        return done
+        return answer
 
     async def _run(self, gone: Callable[[], Awaitable[bool]], call: Callable[..., T],
                    *args: Any) -> T:

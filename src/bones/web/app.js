@@ -55,8 +55,8 @@ async function route() {
   else joinScreen(main, tableId, go, () => open(null));
 }
 
-// The replay viewer opens at once on the game's positions; the grades (seconds of a
-// worker's time) are filled in when they come. `analysis(graded)` asks the server.
+// The replay viewer opens at once on a stored game's positions; the grades (seconds of
+// a worker's time) are filled in when they come. `analysis(graded)` asks the server.
 async function openReplay(analysis) {
   main.replaceChildren(h("p", { class: "loading" }, "…"));
   let shown;
@@ -76,10 +76,11 @@ async function openReplay(analysis) {
   }
 }
 
-// A record file of one's own: analysed by the server, shown in the replay viewer.
+// A record file of one's own: graded by the server (any record can be sent, so it is
+// always a job in the server's bounded queue), shown in the replay viewer.
 function openUpload(record) {
   screen?.close?.();
-  return openReplay((graded) => api(`/api/analysis?graded=${graded}`, record));
+  return openReplay(() => api("/api/analysis", record));
 }
 
 function rulesDialog() {

@@ -14,17 +14,17 @@ const step = (id, before, word, after, onclick) => h("button", { type: "button",
 
 export class ReplayScreen {
   constructor(root, data) {
-    Object.assign(this, { root, data });
+    this.root = root;
     this.at = 0;
     this.unavailable = null;
-    this.grades = new Map(data.grades.map((g) => [`${g.round}:${g.index}`, g]));
     this.keys = (event) => this.key(event);
     document.addEventListener("keydown", this.keys);
     this.resize = new ResizeObserver(() => this.drawBoard());
-    this.render();
+    this.graded(data);
   }
 
-  // The grades came (the positions were shown without them): the same frame, graded.
+  // What the server said of the game; when the positions came first, the grades that
+  // follow them (the same frame stays in view).
   graded(data) {
     this.data = data;
     this.grades = new Map(data.grades.map((g) => [`${g.round}:${g.index}`, g]));
