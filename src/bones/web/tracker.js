@@ -10,7 +10,7 @@ import { t } from "./i18n.js";
 const KEY = "bones.tracker";
 
 export const tracking = () => localStorage.getItem(KEY) === "1";
-export const setTracking = (on) => localStorage.setItem(KEY, on ? "1" : "0");
+const setTracking = (on) => localStorage.setItem(KEY, on ? "1" : "0");
 
 // For each number 0..6, the tiles carrying it that `view`'s seat has not seen: seven
 // carry each number (its double once), less those in the hand and on the table.
