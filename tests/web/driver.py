@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 
 from bones import Match
 from tests.server.live import Server
@@ -44,6 +44,27 @@ READY = """() => {
     || (s === 'playing' && t.dataset.turn === t.dataset.you
         && !!document.querySelector('.hand .tile[data-legal=true]'));
 }"""
+
+
+class Held:
+    """The page's requests to ``pattern`` held back at a Playwright route: what the page
+    does before an answer comes."""
+
+    def __init__(self, page: Page, pattern: str) -> None:
+        self.page, self.pattern = page, pattern
+        self.routes: list[Route] = []
+        page.route(pattern, lambda route: self.routes.append(route))
+
+    def release(self) -> None:
+        """Wait for the one request held (the page asks in its own time), let it through,
+        and hold no more."""
+        for _ in range(200):
+            if self.routes:
+                break
+            self.page.wait_for_timeout(50)
+        assert len(self.routes) == 1
+        self.routes[0].continue_()
+        self.page.unroute(self.pattern)
 
 
 def sign_in(page: Page, url: str, name: str, password: str = "correct horse") -> None:

@@ -10,11 +10,11 @@ from typing import Any
 from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import Browser, Page, Route
+from playwright.sync_api import Browser, Page
 
 from tests.server.live import Server
 from tests.web.conftest import DESKTOP, PHONE
-from tests.web.driver import READY, Player, play_together, sign_in
+from tests.web.driver import READY, Held, Player, play_together, sign_in
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -206,19 +206,12 @@ def test_the_page_checks_the_deals_against_the_seal(web: Server, browser: Browse
     seal = page.locator("#seal").get_attribute("title")
     commitment = web.get(f"/api/tables/{table}")["fair"]
     assert seal is not None and commitment in seal
-    held: list[Route] = []  # the record the page fetches to check, held back a moment
-    page.route(f"**/api/games/{table}/record", lambda route: held.append(route))
+    check = Held(page, f"**/api/games/{table}/record")  # the page's check, held a moment
     player.play_match(drag_once=False)
     replay = page.locator("#to-replay").element_handle()
-    for _ in range(200):  # the fetch reaches the route (it is held there)
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert len(held) == 1
-    held[0].continue_()
+    check.release()
     page.wait_for_selector("#fair-check[data-ok=true]")
     assert replay.evaluate("a => a.isConnected")  # the check's line came without a redraw
-    page.unroute(f"**/api/games/{table}/record")
     results = page.evaluate("""async ([table, shown]) => {
         const { verifyRecord } = await import('/static/fair.js');
         const record = await (await fetch(`/api/games/${table}/record`)).json();

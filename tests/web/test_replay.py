@@ -9,12 +9,12 @@ import json
 import random
 from pathlib import Path
 
-from playwright.sync_api import Browser, Route
+from playwright.sync_api import Browser
 
 from bones import Match
 from tests.server.live import Server
 from tests.web.conftest import DESKTOP
-from tests.web.driver import Player
+from tests.web.driver import Held, Player
 from tests.web.test_pages import SCREENSHOTS
 
 HANDS = "[...document.querySelectorAll('.replay-hand')].map((h) => h.dataset.hand)"
@@ -42,8 +42,7 @@ def test_replay_and_statistics(web: Server, browser: Browser, tmp_path: Path) ->
     assert page.locator("#stats-table tr[data-row=level-easy]").count() == 1
     assert page.locator(".stats-chart .chart-bar").count() == 2
     page.screenshot(path=SCREENSHOTS / "desktop-en-stats.png", full_page=True)
-    held: list[Route] = []  # the grades, held back: the positions show without them
-    page.route("**/analysis?graded=true", lambda route: held.append(route))
+    grades = Held(page, "**/analysis?graded=true")  # the positions show without them
     page.click(".replay-link")
     page.wait_for_selector("#replay[data-graded=false]")
     assert "…" in page.locator("#grader").inner_text()
@@ -58,15 +57,9 @@ def test_replay_and_statistics(web: Server, browser: Browser, tmp_path: Path) ->
     page.keyboard.press("Home")
     assert page.locator("#replay").get_attribute("data-at") == "0"
     page.click("#next")
-    for _ in range(200):  # the page asked for the grades at once (they wait at the route)
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert len(held) == 1
-    held[0].continue_()
+    grades.release()  # the page asked for them at once
     page.wait_for_selector("#replay[data-graded=true]", timeout=60_000)
     assert page.locator("#replay").get_attribute("data-at") == "1", "the grades keep the frame"
-    page.unroute("**/analysis?graded=true")
     mistakes = page.locator("#mistakes button")
     if mistakes.count():
         mistakes.first.click()
