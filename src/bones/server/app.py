@@ -261,7 +261,7 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
         """Every position of a finished game with every hand, and every choice graded
         from the chooser's own view (expected points of the move and of the best)."""
         key = f"game:{table_id}"
-        kept = analyses.kept(key)
+        kept = analyses.kept(key, graded)
         if kept is not None:
             return kept
         game = hub.store.game(table_id)

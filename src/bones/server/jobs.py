@@ -59,12 +59,14 @@ class Analyses:
         """Analyses being worked out or waiting, and analyses kept."""
         return {"running": sum(self.taken.values()), "kept": len(self.cache)}
 
-    def kept(self, key: str) -> dict[str, Any] | None:
-        """The answer kept for ``key``, if it was worked out already."""
-        if key not in self.cache:
-            return None
-        self.cache.move_to_end(key)
-        return self.cache[key]
+    def kept(self, key: str, graded: bool = True) -> dict[str, Any] | None:
+        """The answer kept for ``key``, if it was worked out already; with ``graded``
+        false, its positions kept without grades will do as well."""
+        for kept in (key,) if graded else (key, f"{key}:positions"):
+            if kept in self.cache:
+                self.cache.move_to_end(kept)
+                return self.cache[kept]
+        return None
 
     async def report(self, key: str, record: dict[str, Any], rounds: int, address: str,
                      gone: Callable[[], Awaitable[bool]], about: dict[str, Any]
@@ -93,7 +95,7 @@ class Analyses:
         """The game's every position without grades, at once: a replay of its record
         (milliseconds, so no job), worked out in a thread and kept as the graded answers
         are; the graded answer instead, if there is one."""
-        kept = self.kept(key) or self.kept(f"{key}:positions")
+        kept = self.kept(key, graded=False)
         if kept is not None:
             return kept
         shown = await asyncio.to_thread(frames, match)

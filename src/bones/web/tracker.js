@@ -14,7 +14,7 @@ const setTracking = (on) => localStorage.setItem(KEY, on ? "1" : "0");
 
 // For each number 0..6, the tiles carrying it that `view`'s seat has not seen: seven
 // carry each number (its double once), less those in the hand and on the table.
-export function unseenByNumber(view) {
+function unseenByNumber(view) {
   const unseen = [7, 7, 7, 7, 7, 7, 7];
   const seen = [...(view.hand || []).map((tile) => tile.split("-").map(Number)), ...view.line,
     ...Object.values(view.arms || {}).flat()];
