@@ -1,5 +1,4 @@
-"""Shared test setup: hypothesis profiles, which tests keep to one worker, where the worked
-examples live, a seeded rng."""
+"""Shared test setup: hypothesis profiles, where the worked examples live, a seeded rng."""
 
 from __future__ import annotations
 
@@ -17,18 +16,6 @@ settings.register_profile("dev", max_examples=200, deadline=None,
 settings.register_profile("ci", max_examples=5000, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A file's tests go to one worker together (``scripts/test`` runs pytest-xdist with
-    ``--dist loadgroup``): they share its fixtures, a server or a browser started once.
-    A test marked ``spread`` shares none, so it goes alone to whichever worker is free;
-    that keeps one file of long tests (the kernel against ``Round``) from being one
-    worker's last ten minutes. Runs before xdist's own hook, which reads the groups."""
-    for item in items:
-        if item.get_closest_marker("spread") is None:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_EXAMPLES = ROOT.parent / "shared" / "examples"

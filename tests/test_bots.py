@@ -26,7 +26,6 @@ def small(level: str, seed: int) -> bots.Bot:
     return bots.get(level, seed=seed)
 
 
-@pytest.mark.spread
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize(("variant", "players"), VARIANTS)
 def test_bots_play_whole_rounds_legally(level: str, variant: str, players: int) -> None:

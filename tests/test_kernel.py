@@ -60,7 +60,6 @@ def replay(rules: Rules, order: list[int], steps: list[list[int]], result: list[
     assert list(rnd.count_points) == result[7:7 + rules.players]
 
 
-@pytest.mark.spread
 @pytest.mark.parametrize(("variant", "options"), CONFIGS,
                          ids=[f"{v}-{'-'.join(map(str, o.values()))}" for v, o in CONFIGS])
 def test_kernel_matches_round(variant: str, options: dict[str, int]) -> None:

@@ -11,7 +11,6 @@ import random
 import re
 from typing import Any
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -119,7 +118,6 @@ def check_view(rnd: Round, seat: int) -> None:
         assert not any(t.has(n) for t in hand for n in lacked), "lacks a number it holds"
 
 
-@pytest.mark.spread
 @given(config=configs, seed=seeds)
 def test_random_rounds(config: tuple[str, dict[str, Any]], seed: int) -> None:
     """28 tiles accounted for after every move; push/pop round-trips exactly; the round
@@ -159,7 +157,6 @@ def test_random_rounds(config: tuple[str, dict[str, Any]], seed: int) -> None:
         check_view(rnd, seat)
 
 
-@pytest.mark.spread
 @given(config=configs, seed=seeds, target=st.sampled_from([50, 100, 150, None]))
 def test_random_matches(config: tuple[str, dict[str, Any]], seed: int,
                         target: int | None) -> None:
