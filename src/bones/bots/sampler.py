@@ -31,7 +31,7 @@ from math import factorial
 from typing import NamedTuple
 
 from bones.bots.holdings import kept, undealt
-from bones.tiles import DOUBLE_SIX, Tile
+from bones.tiles import Tile
 from bones.view import PlayerView
 
 __all__ = ["Dealt", "Determinization", "Sampler"]
@@ -58,9 +58,7 @@ class Sampler:
     def __init__(self, view: PlayerView) -> None:
         self.view = view
         self._own = sum(t.bit for t in view.hand)
-        seen = set(view.hand) | {p.tile for p in view.line}
-        seen |= {p.tile for arm in view.arms.values() for p in arm}
-        unseen = [t for t in DOUBLE_SIX if t not in seen]
+        unseen = view.unseen
         self.opponents = [s for s in range(view.rules.players) if s != view.seat]
         self.room = tuple(view.hand_counts[s] for s in self.opponents)
         self.pool = len(unseen) - sum(self.room)  # the boneyard and the tiles out of play

@@ -94,10 +94,7 @@ class Analyses:
                         ) -> dict[str, Any]:
         """The game's every position without grades, at once: a replay of its record
         (milliseconds, so no job), worked out in a thread and kept as the graded answers
-        are; the graded answer instead, if there is one."""
-        kept = self.kept(key, graded=False)
-        if kept is not None:
-            return kept
+        are, where ``kept(key, graded=False)`` finds it (the caller asks that first)."""
         shown = await asyncio.to_thread(frames, match)
         return self._kept(f"{key}:positions", {**Analysis(GRADER, shown, []).to_dict(),
                                                **about})
