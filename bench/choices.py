@@ -22,7 +22,7 @@ import numpy as np
 from rich.progress import Progress
 
 from bones import Round, Rules, bots
-from bones.bots.inference import FEATURES, choices, features, options
+from bones.bots.inference import FEATURES, SPINNER_FEATURES, choices, features, options
 from bones.tiles import mask_of
 
 Sample = tuple[np.ndarray, int]  # features of each option, the option chosen
@@ -69,11 +69,11 @@ def fit(samples: list[Sample], steps: int = 30) -> tuple[np.ndarray, np.ndarray]
             mean = p @ rows
             grad += rows[chosen] - mean
             hessian += (rows * p[:, None]).T @ rows - np.outer(mean, mean)
-        w += np.linalg.solve(hessian + RIDGE, grad)
-    return w, np.sqrt(np.diag(np.linalg.inv(hessian + RIDGE)))
+        w += np.linalg.solve(hessian + RIDGE * np.eye(len(w)), grad)
+    return w, np.sqrt(np.diag(np.linalg.inv(hessian + RIDGE * np.eye(len(w)))))
 
 
-RIDGE = 1e-6 * np.eye(len(FEATURES))
+RIDGE = 1e-6
 """Keeps a feature that never varies (the partner in a 2-player game) at weight 0."""
 
 
@@ -103,7 +103,8 @@ def main() -> None:
     w, se = fit(samples[:half])
     chance = log_likelihood(samples[half:], np.zeros_like(w))
     model = log_likelihood(samples[half:], w)
-    print(f"{len(samples)} choices; weights ({', '.join(FEATURES)}):")
+    names = SPINNER_FEATURES if len(w) == len(SPINNER_FEATURES) else FEATURES
+    print(f"{len(samples)} choices; weights ({', '.join(names)}):")
     print("  " + ", ".join(f"{x:.3f} ± {e:.3f}" for x, e in zip(w, se, strict=True)))
     print(f"held-out log-likelihood per choice: chance {chance / (len(samples) - half):.3f}, "
           f"model {model / (len(samples) - half):.3f}")

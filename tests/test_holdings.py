@@ -77,7 +77,8 @@ def _replays(rnd: Round, ends: list[tuple[int, ...]], seat: int, held: set[Tile]
 
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 10**6), st.integers(3, 40),
-       st.sampled_from([("draw", 2), ("draw", 3), ("draw", 4), ("block", 2)]))
+       st.sampled_from([("draw", 2), ("draw", 3), ("draw", 4), ("block", 2),
+                        ("allfives", 2)]))
 def test_the_count_is_every_way_the_hands_came_about(seed: int, moves: int,
                                                      game: tuple[str, int]) -> None:
     """RULES.md: "draw tiles from the boneyard one at a time until one fits, then play

@@ -10,14 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bones import Round, Rules
+from bones import Round, Rules, Tile
 from bones.bots import HardBot
-from bones.bots.inference import MODELS, Mixture, choices, options
+from bones.bots.inference import MODELS, SPINNER_FEATURES, Mixture, choices, features, options
 from bones.bots.sampler import Sampler
 from bones.moves import Play
 from bones.tiles import mask_of
 
-GAMES = [("draw", 2), ("draw", 4), ("block", 3), ("kozel", 4)]
+from .helpers import make_round, play
+
+GAMES = [("draw", 2), ("draw", 4), ("block", 3), ("kozel", 4), ("allfives", 2)]
 
 
 def _played(variant: str, players: int, seed: int) -> Round:
@@ -67,12 +69,25 @@ def test_the_first_seat_has_nothing_to_read_before_anyone_placed() -> None:
     assert choices(rnd.view(rnd.turn or 0)) == []
 
 
-def test_all_fives_is_not_read() -> None:
-    rnd = _played("allfives", 2, 3)
-    assert choices(rnd.view(0)) == []
+def test_all_fives_reads_points_passed_up() -> None:
+    """RULES.md, All Fives: "after each placement ..., if the count is a positive
+    multiple of 5, the player who placed the tile scores the count". A seat that did not
+    take points it could have made probably could not make them: a hand holding the
+    scoring tile explains the choice worse than one holding a tile that scores nothing."""
+    rnd = make_round("allfives", ["5-5 6-6 6-4 4-4 3-3 2-2 1-1",
+                                  "5-1 5-0 4-3 4-2 3-2 2-1 6-3"], leader=0)
+    play(rnd, "5-5", "5-1 left")  # 5-0 would have counted 0 + 10: ten points
+    [choice] = choices(rnd.view(0))
+    hand = mask_of(rnd.hands[1]) | choice.since
+    scores = {str(p): features(hand, choice, p)[SPINNER_FEATURES.index("scores")]
+              for p in options(hand, choice.ends)}
+    assert scores == {"5-1 left": 0.0, "5-1 right": 0.0, "5-0 left": 1.0, "5-0 right": 1.0}
+    held_instead = hand & ~Tile(5, 0).bit | Tile(5, 2).bit  # counts 2 + 10: nothing
+    model = MODELS["allfives"]
+    assert model.log_probability(hand, choice) < model.log_probability(held_instead, choice) - 1
 
 
-@pytest.mark.parametrize(("variant", "players"), [("kozel", 4), ("block", 2)])
+@pytest.mark.parametrize(("variant", "players"), [("kozel", 4), ("block", 2), ("allfives", 2)])
 def test_the_true_deal_explains_hards_choices_better_than_a_random_one(
         variant: str, players: int) -> None:
     """The model must tell deals apart in the right direction: over positions from rounds

@@ -8,8 +8,7 @@ held when it drew lacked the numbers open then, which the sampler forgets at the
 and keeps ``samples`` of them drawn in proportion to those weights, before it plays every
 move out as Hard does. It also plays for the match: a round that wins it is worth
 ``MATCH_BONUS`` points more, one that loses it as much less (not in Kozel, whose target
-is a loss). All Fives is not read (its spinner opens more ends than the
-readers follow), so there Expert plays as Hard.
+is a loss).
 
 >>> from bones import Round, Rules
 >>> rnd = Round.deal(Rules.preset("kozel"), seed=4)

@@ -37,7 +37,7 @@ import numpy as np
 from bones.bots.inference import walk
 from bones.moves import Play, parse_move
 from bones.round import opening_order
-from bones.tiles import SUIT, mask_of
+from bones.tiles import mask_of
 from bones.view import PlayerView
 
 __all__ = ["Holdings", "kept", "undealt"]
@@ -158,22 +158,19 @@ def _fill(draws: list[float], dealt: list[float]) -> int:
 
 
 def _read(view: PlayerView) -> dict[int, _Seat]:
-    """Each other seat's draws, draws and passes, and placements, in time order. Only
-    line games are read (All Fives' spinner opens more ends than ``walk`` follows)."""
-    if view.rules.spinner:
-        return {}
+    """Each other seat's draws, draws and passes, and placements, in time order."""
     seats = {s: _Seat() for s in range(view.rules.players) if s != view.seat}
     history = view.history
-    for at, seat, text, move, ends in walk(view):
+    for at, seat, text, move, layout in walk(view):
         facts = seats.get(seat)
         if isinstance(move, Play):
             after_draw = at > 0 and history[at - 1] == (seat, "draw")
             if facts is not None and not after_draw:
                 facts.placed.append((at, move.tile.bit))
             continue
-        if facts is None or ends is None:
+        if facts is None or layout.empty:
             continue
-        facts.shown.append((at, SUIT[ends[0]] | SUIT[ends[1]]))
+        facts.shown.append((at, layout.playable()))
         if text == "draw" and kept(history, at):
             facts.draws.append(at + 0.5 if at + 1 == len(history) else at)  # see ``kept``
     return seats

@@ -11,6 +11,11 @@ A choice can be replayed only where the mover's hand at the time is known in the
 its hand now plus the tiles it placed since. In the draw game a player who drew after
 a choice held other tiles then, so that choice is left out.
 
+All Fives is read as the line games are, its spinner's arms counted among the ends, with
+two more features: what a placement scores, and how many of the mover's tiles left would
+score next on the layout it leaves (a player who passed up 15 points probably could not
+make them).
+
 >>> from bones import Round, Rules
 >>> from bones.tiles import mask_of
 >>> rnd = Round.deal(Rules.preset("kozel"), seed=3)
@@ -32,15 +37,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bones.layout import Line, SpinnerLine
 from bones.moves import FITS, PLAYS, Move, Play, parse_move
 from bones.tiles import SUIT, tiles_of
 from bones.view import PlayerView, infer_lacks
 
-__all__ = ["FEATURES", "MODELS", "Choice", "ChoiceModel", "Mixture", "Model", "choices",
-           "features", "options", "walk"]
+__all__ = ["FEATURES", "MODELS", "SPINNER_FEATURES", "Choice", "ChoiceModel", "Mixture",
+           "Model", "choices", "features", "options", "walk"]
 
-Ends = tuple[int, int] | None
-"""The line's two open numbers, or ``None`` before the lead."""
+Ends = tuple[int, ...] | None
+"""The open numbers in the order of ``ENDS`` (the line's two, then the spinner's arms
+once they open), or ``None`` before the lead."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +58,8 @@ class Choice:
     at: int
     """The index of the placement in the view's history."""
     seat: int
-    ends: Ends
+    layout: Line
+    """The tiles on the table before the placement (a copy: it is not changed)."""
     move: Play
     since: int
     lacks: tuple[frozenset[int], ...]
@@ -59,35 +67,37 @@ class Choice:
     placed: int
     """The tiles on the table by then."""
     partner: int | None
-    friendly: tuple[bool, bool]
-    """Whether each end was last extended by the mover's own side."""
+    friendly: tuple[bool, ...]
+    """Per place (as ``ENDS``), whether it was last extended by the mover's own side."""
+
+    @property
+    def ends(self) -> Ends:
+        """The open numbers the mover saw."""
+        return None if self.layout.empty else self.layout.ends
 
 
 def choices(view: PlayerView) -> list[Choice]:
-    """The other seats' placements that a deal of their hands can explain, oldest first.
-    Only line games (not All Fives' spinner) are read."""
-    if view.rules.variant == "allfives":
-        return []
-    lead = view.lead
+    """The other seats' placements that a deal of their hands can explain, oldest first."""
     players = view.rules.players
     shown: list[tuple[int, str, int]] = []  # draws and passes, for ``infer_lacks``
+    lead = view.lead
     placed = lead.tile.bit if lead is not None and lead.automatic else 0
-    owners = [-1, -1] if lead is None else [lead.seat, lead.seat]
-    made: list[tuple[int, int, Ends, Play, tuple[frozenset[int], ...], int,
-                     tuple[int, int]]] = []
+    owners = [-1] * 4 if lead is None else [lead.seat] * 2 + [-1] * 2
+    made: list[tuple[int, int, Line, Play, tuple[frozenset[int], ...], int,
+                     tuple[int, ...]]] = []
     drew: dict[int, int] = {}  # seat -> index in ``made`` after which it last drew
-    for at, seat, text, move, ends in walk(view):
+    for at, seat, text, move, layout in walk(view):
         if not isinstance(move, Play):
-            shown.append((seat, text, 0 if ends is None else 1 << ends[0] | 1 << ends[1]))
+            shown.append((seat, text, sum(1 << n for n in set(layout.ends))))
             if text == "draw":
                 drew[seat] = len(made)
             continue
-        made.append((at, seat, ends, move, infer_lacks(players, shown), placed,
-                     (owners[0], owners[1])))
+        made.append((at, seat, layout.copy(), move, infer_lacks(players, shown), placed,
+                     tuple(owners)))
         if move.end is None:
-            owners = [seat, seat]
+            owners[:2] = [seat, seat]
         else:
-            owners[move.end == "right"] = seat
+            owners[move.place] = seat
         placed |= move.tile.bit
     found: list[Choice] = []
     pairs = view.rules.variant == "kozel"
@@ -96,40 +106,39 @@ def choices(view: PlayerView) -> list[Choice]:
         if seat == view.seat or drew.get(seat, -1) > n:
             continue
         since = sum(m.tile.bit for _, s, _, m, *_ in made[n:] if s == seat)
-        friendly = (who[0] >= 0 and side(who[0]) == side(seat),
-                    who[1] >= 0 and side(who[1]) == side(seat))
+        friendly = tuple(w >= 0 and side(w) == side(seat) for w in who)
         found.append(Choice(at, seat, before, move, since, known, table,
                             (seat + 2) % players if pairs else None, friendly))
     return found
 
 
-def walk(view: PlayerView) -> Iterator[tuple[int, int, str, Move, Ends]]:
-    """Each move of a line game's history: its index, seat, text and move, and the open
-    numbers before it (from a forced lead on, which the history leaves out)."""
+def walk(view: PlayerView) -> Iterator[tuple[int, int, str, Move, Line]]:
+    """Each move of the history: its index, seat, text and move, and the layout before
+    it (from a forced lead on, which the history leaves out). The layout is one object
+    changed as the walk goes on: copy what is kept past the next step."""
     lead = view.lead
-    ends: Ends = (lead.tile.high, lead.tile.low) if lead is not None and lead.automatic else None
+    layout = SpinnerLine() if view.rules.spinner else Line()
+    if lead is not None and lead.automatic:
+        layout.lead(lead.tile)
     for at, (seat, text) in enumerate(view.history):
         move = parse_move(text)
-        yield at, seat, text, move, ends
+        yield at, seat, text, move, layout
         if isinstance(move, Play):
-            ends = _after(ends, move)
+            _place(layout, move)
 
 
-def _after(ends: Ends, play: Play) -> tuple[int, int]:
-    tile = play.tile
-    if ends is None:
-        return (tile.high, tile.low)
-    left, right = ends
-    if play.end == "left":
-        return (tile.other(left), right)
-    return (left, tile.other(right))
+def _place(layout: Line, play: Play) -> None:
+    if play.end is None:
+        layout.lead(play.tile)
+    else:
+        layout.place(play.tile, play.place)
 
 
 def options(hand: int, ends: Ends) -> list[Play]:
     """The placements a hand has at these ends, as the engine lists them."""
     if ends is None:
         return [PLAYS[t.index][None] for t in tiles_of(hand)]
-    return [*FITS[0][hand & SUIT[ends[0]]], *FITS[1][hand & SUIT[ends[1]]]]
+    return [play for place, n in enumerate(ends) for play in FITS[place][hand & SUIT[n]]]
 
 
 def features(hand: int, choice: Choice, play: Play) -> tuple[float, ...]:
@@ -137,36 +146,65 @@ def features(hand: int, choice: Choice, play: Play) -> tuple[float, ...]:
     how many of the tiles left would fit the new ends and how many carry the number it
     opens; whether it covers an end its own side made; how many of the tiles left carry
     the number it covers; and what it does at the table: whether the next seat or the
-    partner has shown it lacks the number opened, and how much of that number is out."""
+    partner has shown it lacks the number opened, and how much of that number is out.
+    In All Fives (``SPINNER_FEATURES``) also the points it scores and how many of the
+    tiles left would score next."""
     row = _features(np.array([hand], dtype=np.int64), choice, play)[0]
     return tuple(float(x) for x in row)
 
 
 def _features(hands: np.ndarray, choice: Choice, play: Play) -> np.ndarray:
     """``features`` for many hands at once: one row per hand."""
-    tile, end = play.tile, play.end
+    tile, end, place = play.tile, play.end, play.place
     rest = hands & ~tile.bit
-    ends = _after(choice.ends, play)
-    opened = set(ends) if end is None else {ends[end == "right"]}
+    before = choice.layout.ends
+    after = choice.layout.copy()
+    _place(after, play)
+    ends = after.ends
+    opened = set(ends) if end is None else {ends[place], *ends[len(before):]}
     own = sum(SUIT[n] for n in opened)
     lacks = choice.lacks
     partner = choice.partner is not None and bool(lacks[choice.partner] & opened)
-    covered = 0 if end is None or choice.ends is None else SUIT[choice.ends[end == "right"]]
-    rows = np.empty((len(hands), len(FEATURES)))
+    covered = 0 if end is None else SUIT[before[place]]
+    spinner = isinstance(after, SpinnerLine)
+    rows = np.empty((len(hands), len(SPINNER_FEATURES if spinner else FEATURES)))
     rows[:, 0] = tile.value / 6
     rows[:, 1] = tile.is_double
-    rows[:, 2] = np.bitwise_count(rest & (SUIT[ends[0]] | SUIT[ends[1]])) / 3
+    rows[:, 2] = np.bitwise_count(rest & after.playable()) / 3
     rows[:, 3] = np.bitwise_count(rest & own) / 3
     rows[:, 4] = bool(lacks[(choice.seat + 1) % len(lacks)] & opened)
     rows[:, 5] = partner
     rows[:, 6] = ((choice.placed | tile.bit) & own).bit_count() / 7
-    rows[:, 7] = end is not None and choice.friendly[end == "right"]
+    rows[:, 7] = end is not None and choice.friendly[place]
     rows[:, 8] = np.bitwise_count(rest & covered) / 3
+    if spinner:
+        rows[:, 9] = _points(after) / 10
+        rows[:, 10] = np.bitwise_count(rest & _scoring(after, choice.placed | tile.bit)) / 3
     return rows
+
+
+def _points(layout: Line) -> int:
+    """What the last placement scored: the count, when it is a positive multiple of 5."""
+    count = layout.count()
+    return count if count % 5 == 0 else 0
+
+
+def _scoring(layout: Line, out: int) -> int:
+    """The tiles not in ``out`` that would score placed somewhere on ``layout``."""
+    found = 0
+    for place, n in layout.open_places():
+        for play in FITS[place][SUIT[n] & ~out & ~found]:
+            layout.place(play.tile, place)
+            if _points(layout):
+                found |= play.tile.bit
+            layout.unplace(place)
+    return found
 
 
 FEATURES = ("pips", "double", "fits", "opened kept", "next lacks", "partner lacks",
             "opened out", "own end", "covered kept")
+SPINNER_FEATURES = (*FEATURES, "scores", "scoring kept")
+"""All Fives' features: the line games' and two of the count."""
 
 
 class Model(ABC):
@@ -265,10 +303,13 @@ MODELS: dict[str, Model] = {
         ChoiceModel((0.99, 0.55, -0.49, 1.08, 0.79, 0.0, 0.68, -0.06, -0.65)),
     )),
     "kozel": ChoiceModel((0.26, 1.07, -0.82, 2.05, 0.40, -0.56, 2.22, -0.20, -0.85)),
+    "allfives": ChoiceModel((-0.19, 0.90, -0.39, 1.37, 0.04, 0.0, 1.71, -0.21, -2.16,
+                             2.34, 0.95)),
 }
 """Per variant, fitted with ``bench/choices.py`` to Hard's own choices in 2-player draw
-and block games (1,500 rounds each) and 4-player Kozel (600 rounds); held out, they
-predict Hard's choices better than chance by 0.14, 0.27 and 0.11 nats a choice. The
+and block games and All Fives (1,500 rounds each) and 4-player Kozel (600 rounds); held
+out, they predict Hard's choices better than chance by 0.14, 0.27, 0.25 and 0.11 nats a
+choice. The
 block game mixes in a second style, fitted to 2,151 choices of OpenSpiel's ISMCTS
 (random playouts; ``bench/openspiel.py --choices``), which sheds heavy tiles as Hard does
 but cares far less which numbers it keeps: Hard's model reads its choices worse than
