@@ -12,9 +12,9 @@ its hand now plus the tiles it placed since. In the draw game a player who drew 
 a choice held other tiles then, so that choice is left out.
 
 All Fives is read as the line games are, its spinner's arms counted among the ends, with
-two more features: what a placement scores, and how many of the mover's tiles left would
-score next on the layout it leaves (a player who passed up 15 points probably could not
-make them).
+three more features: what a placement scores (a player who passed up 15 points probably
+could not make them), and how many of the mover's tiles left, and of all the tiles off
+the table, would score next on the layout it leaves.
 
 >>> from bones import Round, Rules
 >>> from bones.tiles import mask_of
@@ -147,8 +147,9 @@ def features(hand: int, choice: Choice, play: Play) -> tuple[float, ...]:
     opens; whether it covers an end its own side made; how many of the tiles left carry
     the number it covers; and what it does at the table: whether the next seat or the
     partner has shown it lacks the number opened, and how much of that number is out.
-    In All Fives (``SPINNER_FEATURES``) also the points it scores and how many of the
-    tiles left would score next."""
+    In All Fives (``SPINNER_FEATURES``) also the points it scores, and how many of the
+    tiles left, and of all tiles not on the table, would score next on the layout it
+    leaves (whoever holds them)."""
     row = _features(np.array([hand], dtype=np.int64), choice, play)[0]
     return tuple(float(x) for x in row)
 
@@ -178,8 +179,10 @@ def _features(hands: np.ndarray, choice: Choice, play: Play) -> np.ndarray:
     rows[:, 7] = end is not None and choice.friendly[place]
     rows[:, 8] = np.bitwise_count(rest & covered) / 3
     if spinner:
+        scoring = _scoring(after, choice.placed | tile.bit)
         rows[:, 9] = _points(after) / 10
-        rows[:, 10] = np.bitwise_count(rest & _scoring(after, choice.placed | tile.bit)) / 3
+        rows[:, 10] = np.bitwise_count(rest & scoring) / 3
+        rows[:, 11] = scoring.bit_count() / 7
     return rows
 
 
@@ -203,8 +206,8 @@ def _scoring(layout: Line, out: int) -> int:
 
 FEATURES = ("pips", "double", "fits", "opened kept", "next lacks", "partner lacks",
             "opened out", "own end", "covered kept")
-SPINNER_FEATURES = (*FEATURES, "scores", "scoring kept")
-"""All Fives' features: the line games' and two of the count."""
+SPINNER_FEATURES = (*FEATURES, "scores", "scoring kept", "scoring out")
+"""All Fives' features: the line games' and three of the count."""
 
 
 class Model(ABC):
@@ -303,12 +306,12 @@ MODELS: dict[str, Model] = {
         ChoiceModel((0.99, 0.55, -0.49, 1.08, 0.79, 0.0, 0.68, -0.06, -0.65)),
     )),
     "kozel": ChoiceModel((0.26, 1.07, -0.82, 2.05, 0.40, -0.56, 2.22, -0.20, -0.85)),
-    "allfives": ChoiceModel((-0.19, 0.90, -0.39, 1.37, 0.04, 0.0, 1.71, -0.21, -2.16,
-                             2.34, 0.95)),
+    "allfives": ChoiceModel((-0.00, 0.98, 0.03, 1.08, 0.10, 0.0, 0.97, -0.19, -1.96,
+                             2.28, 2.37, -4.58)),
 }
 """Per variant, fitted with ``bench/choices.py`` to Hard's own choices in 2-player draw
 and block games and All Fives (1,500 rounds each) and 4-player Kozel (600 rounds); held
-out, they predict Hard's choices better than chance by 0.14, 0.27, 0.25 and 0.11 nats a
+out, they predict Hard's choices better than chance by 0.14, 0.27, 0.32 and 0.11 nats a
 choice. The
 block game mixes in a second style, fitted to 2,151 choices of OpenSpiel's ISMCTS
 (random playouts; ``bench/openspiel.py --choices``), which sheds heavy tiles as Hard does
