@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bones.bots.table import scored
 from bones.layout import Line, SpinnerLine
 from bones.moves import FITS, PLAYS, Move, Play, parse_move
 from bones.tiles import SUIT, tiles_of
@@ -180,16 +181,10 @@ def _features(hands: np.ndarray, choice: Choice, play: Play) -> np.ndarray:
     rows[:, 8] = np.bitwise_count(rest & covered) / 3
     if spinner:
         scoring = _scoring(after, choice.placed | tile.bit)
-        rows[:, 9] = _points(after) / 10
+        rows[:, 9] = scored(after.count()) / 10
         rows[:, 10] = np.bitwise_count(rest & scoring) / 3
         rows[:, 11] = scoring.bit_count() / 7
     return rows
-
-
-def _points(layout: Line) -> int:
-    """What the last placement scored: the count, when it is a positive multiple of 5."""
-    count = layout.count()
-    return count if count % 5 == 0 else 0
 
 
 def _scoring(layout: Line, out: int) -> int:
@@ -198,7 +193,7 @@ def _scoring(layout: Line, out: int) -> int:
     for place, n in layout.open_places():
         for play in FITS[place][SUIT[n] & ~out & ~found]:
             layout.place(play.tile, place)
-            if _points(layout):
+            if scored(layout.count()):
                 found |= play.tile.bit
             layout.unplace(place)
     return found
