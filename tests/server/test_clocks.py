@@ -36,18 +36,19 @@ def _mover(clients: list[Client]) -> tuple[Client, Message]:
 
 
 def test_the_bank_runs_out_then_a_bot_moves(server: Server) -> None:
-    # Timed from before the table exists, so that however late this busy machine reads
-    # the first state, the bot cannot have moved before the move's time and the bank
-    # both ran out.
-    began = time.monotonic()
+    made = time.monotonic()  # the turn cannot have begun before this
     _, clients = _both(server, clock=1.0, bank=2.0)
     client, state = _mover(clients)
+    seen = time.monotonic()  # nor after this, however late a busy machine read it
     assert state["table"]["clock"] == 1.0 and state["table"]["bank"] == 2.0
     move, bank = state["table"]["time_left"]
     assert 0 < move <= 1.0 and bank == 2.0
     moved = client.until(lambda m: m["type"] == "state"
                          and any(a["seat"] == state["you"] for a in m["actions"]))
-    assert time.monotonic() - began >= 1.0 + 2.0 - 0.05  # the move's time, then the bank
+    # the move's time, then the bank: never sooner than both from the table's making,
+    # and more than the move's time alone after its state came, read up to 1 s late
+    assert time.monotonic() - made >= 1.0 + 2.0 - 0.05
+    assert time.monotonic() - seen >= move + bank - 1.0
     assert moved["table"]["status"] in ("playing", "over", "between")
     if moved["table"]["status"] == "playing":
         again = _turn(client)  # their next turn: a fresh move's time, the bank spent
