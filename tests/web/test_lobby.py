@@ -1,6 +1,6 @@
 """The lobby in the browser: a table listed from one browser appears in another's lobby
 without a reload; a stranger takes its free seat with one click and both play, the
-player to move's clock counting down."""
+player to move's clock counting down. A lobby left while it reconnects stays closed."""
 
 from __future__ import annotations
 
@@ -57,7 +57,9 @@ def test_a_stranger_finds_a_table_in_the_lobby_and_sits_down(web: Server,
             "() => { const c = document.querySelector('#clock'),"
             " t = document.querySelector('#table');"
             " return [location.pathname, t?.dataset.status, t?.dataset.turn, t?.dataset.moves,"
-            " c?.textContent, c?.dataset.move, c?.dataset.bank, document.visibilityState]; }")
+            " c?.textContent, c?.dataset.move, c?.dataset.bank, document.visibilityState,"
+            " [...document.querySelector('main').children].map((e) =>"
+            " `${e.tagName}#${e.id}.${e.className}: ${e.textContent.slice(0, 80)}`)]; }")
         raise AssertionError(f"the clock stood at {first} s: {shown}") from None
     watching.close()
     hosting.close()
@@ -71,4 +73,31 @@ def test_a_player_leaves_a_table_before_it_begins(web: Server, browser: Browser)
     host.page.click("#leave")
     host.page.wait_for_selector("#lobby")
     assert web.get(f"/api/tables/{table}")["seats"][0]["name"] is None
+    context.close()
+
+
+def test_a_lobby_left_while_it_reconnects_stays_closed(web: Server, browser: Browser) -> None:
+    context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.add_init_script("""
+        window.sockets = [];
+        const Native = window.WebSocket;
+        window.WebSocket = class extends Native {
+          constructor(...args) { super(...args); window.sockets.push(this); }
+        };""")
+    page.goto(f"{web.url}/lobby")
+    page.wait_for_selector("#lobby")
+    # the lobby's socket drops, and the player goes home before it comes back (250 ms on)
+    page.evaluate("""() => new Promise((done) => {
+        const ws = sockets.find((s) => s.url.includes("/ws/lobby"));
+        ws.addEventListener("close", () => setTimeout(() => {
+          document.querySelector("a.brand").click();
+          done();
+        }));
+        ws.close();
+      })""")
+    page.wait_for_timeout(1500)  # past the reconnect's 250 ms, and its answer's arrival
+    lobbies = page.evaluate("() => sockets.filter((s) => s.url.includes('/ws/lobby')).length")
+    assert lobbies == 1, "a lobby socket opened after the lobby was left"
+    assert page.locator("#lobby").count() == 0
     context.close()

@@ -59,7 +59,7 @@ export class Connection {
         this.onEnd?.(event.code);
         return;
       }
-      setTimeout(() => this.open(), this.delay);
+      this.retry = setTimeout(() => this.open(), this.delay);
       this.delay = Math.min(this.delay * 2, 5000);
     };
   }
@@ -70,6 +70,7 @@ export class Connection {
 
   close() {
     this.closed = true;
+    clearTimeout(this.retry);  // a reconnect on its way would draw over the next screen
     this.ws.close();
   }
 }
