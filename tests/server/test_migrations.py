@@ -19,19 +19,21 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, select, text
 
 from bones.match import Match
 from bones.rules import Rules
 from bones.server.accounts import Accounts
 from bones.server.migrate import revision, upgrade
-from bones.server.schema import Base
+from bones.server.schema import Base, EventRow
 from bones.server.store import Store
 from bones.server.table import Player, Seat, Table
 from tests.server.conftest import fresh_postgres
 from tests.server.live import sqlite_url
 
 DATA = Path(__file__).with_name("data")
+HEAD = "0005"
+"""The newest revision, which every store is upgraded to."""
 KEPT = {"tables": 6, "seats": 14, "games": 3}
 """Rows of each kind in the old stores (and some fifty events)."""
 
@@ -78,7 +80,7 @@ def test_an_old_store_upgrades_in_place_with_everything_kept(old_store: str) -> 
     assert revision(create_engine(old_store)) is None
 
     store = Store(old_store)
-    assert revision(store.engine) == "0004"
+    assert revision(store.engine) == HEAD
     after = _rows(old_store)
     for name in ("tables", "events"):
         assert after[name] == before[name], name
@@ -123,7 +125,7 @@ def test_an_upgraded_store_counts_games_for_accounts(old_store: str) -> None:
 def test_starting_twice_upgrades_once(old_store: str) -> None:
     Store(old_store)
     Store(old_store)
-    assert revision(create_engine(old_store)) == "0004"
+    assert revision(create_engine(old_store)) == HEAD
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
@@ -134,3 +136,18 @@ def test_the_migrations_build_what_the_models_describe(kind: str, tmp_path: Path
     with engine.connect() as connection:
         differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
     assert differences == []
+
+
+def test_a_tables_log_is_read_through_its_key(tmp_path: Path) -> None:
+    """The events keep one index, their key (table, seq): reading a table's log in order
+    goes through it, with no scan and no sort (SQLite's plan)."""
+    store = Store(sqlite_url(tmp_path / "new.db"))
+    query = select(EventRow).where(EventRow.table_id == "t").order_by(EventRow.seq)
+    compiled = query.compile(store.engine, compile_kwargs={"literal_binds": True})
+    with store.engine.connect() as connection:
+        plan = " ".join(row[-1] for row in connection.exec_driver_sql(
+            f"EXPLAIN QUERY PLAN {compiled}"))
+        indexes = [row[1] for row in connection.exec_driver_sql("PRAGMA index_list(events)")]
+    assert indexes == ["sqlite_autoindex_events_1"]
+    assert "USING INDEX sqlite_autoindex_events_1 (table_id=?)" in plan, plan
+    assert "TEMP B-TREE" not in plan, plan

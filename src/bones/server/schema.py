@@ -79,10 +79,14 @@ class SeatRow(Base):
 
 
 class EventRow(Base):
+    """One entry of a table's log. Its key (table, seq) is what fences a stale owner's
+    write, and its index is the only one a table's events need: read by table in seq's
+    order. Every move writes each index, so there is no other."""
+
     __tablename__ = "events"
     __table_args__ = (UniqueConstraint("table_id", "seq"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))
     seq: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(8))
     seat: Mapped[int | None] = mapped_column(Integer, default=None)
