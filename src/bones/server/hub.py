@@ -59,6 +59,7 @@ from bones.server.protocol import (
     Undo,
     parse_client,
 )
+from bones.server.sending import deliver
 from bones.server.store import Event, SavedTable, Store, hash_token
 from bones.server.table import Entry, Player, Seat, Table, TableError, invite_link
 from bones.server.writer import Writer, seen_through
@@ -154,6 +155,14 @@ class _Conn:
     """Who is signed in on this socket (the session's account), if anyone."""
     talk: Bucket = field(default_factory=lambda: Bucket(RATE, BURST))
     """What it may still say in the chat."""
+    gone: bool = False
+    """A send to it failed or waited too long (``deliver``): it is told nothing more, and
+    what it sends is not read."""
+
+    async def tell(self, text: str) -> None:
+        """Send ``text``, unless the client is gone; one that takes it too slowly is."""
+        if not self.gone and not await deliver(self.ws, text):
+            self.gone = True
 
 
 @dataclass(eq=False)
@@ -421,8 +430,7 @@ class Hub:
                 told = RematchMessage(table=fresh.id, seat=number, token=token,
                                       invite=invite_link(fresh)).model_dump_json()
                 for other in [c for c in live.conns if c.seat == number]:
-                    with contextlib.suppress(Exception):
-                        await other.ws.send_text(told)
+                    await other.tell(told)
             await self._broadcast(live, [])
 
     def _check_creator(self, creator: str | None) -> None:
@@ -726,8 +734,8 @@ class Hub:
     async def _refuse(self, ws: Socket, code: int, message: str) -> None:
         error = ErrorMessage(code="unavailable" if code == 4429 else "bad_message",
                              message=message)
-        await ws.send_text(error.model_dump_json())
-        await ws.close(code=code, reason=message[:120])
+        if await deliver(ws, error.model_dump_json()):
+            await ws.close(code=code, reason=message[:120])
 
     def _arrive(self, live: _Live, seat: int) -> None:
         spec = live.table.seats[seat]
@@ -751,6 +759,8 @@ class Hub:
 
     async def _handle(self, live: _Live, conn: _Conn, text: str) -> bool:
         """Answer one message; False closes the connection."""
+        if conn.gone:
+            return False
         start = time.perf_counter()
         if not self._allowed(conn):
             if not conn.patience.take():
@@ -768,7 +778,7 @@ class Hub:
             await self._error(conn, "bad_message", str(error))
             return True
         if isinstance(message, Ping):
-            await conn.ws.send_text(Pong().model_dump_json())
+            await conn.tell(Pong().model_dump_json())
             return True
         if isinstance(message, Say):
             await self._say(live, conn, message.text)
@@ -818,8 +828,7 @@ class Hub:
         said = line.model_dump_json()
         for other in list(live.conns):
             if hears(room, other.seat is not None, over):
-                with contextlib.suppress(Exception):
-                    await other.ws.send_text(said)
+                await other.tell(said)
 
     async def _chat_so_far(self, live: _Live, conn: _Conn) -> None:
         """A newcomer hears what was said in the rooms they hear."""
@@ -829,7 +838,7 @@ class Hub:
         rooms = {r for r in ("players", "spectators") if hears(r, conn.seat is not None, over)}
         with contextlib.suppress(Exception):
             for line in await self._read(self.chat.recent, live.table.id, rooms):
-                await conn.ws.send_text(line.model_dump_json())
+                await conn.tell(line.model_dump_json())
 
     async def _hint(self, live: _Live, conn: _Conn, seat: int) -> None:
         """Hard's choice from the seat's own view, with every move's expected points;
@@ -849,7 +858,7 @@ class Hub:
         except TableError as error:
             await self._error(conn, error.code, str(error))
             return
-        await conn.ws.send_text(hint.model_dump_json())
+        await conn.tell(hint.model_dump_json())
 
     async def _make_hint(self, live: _Live, seat: int, view: Any, seq: int) -> HintMessage:
         values = await self._think("hint", self.brains.evaluate(view))
@@ -865,9 +874,8 @@ class Hub:
         return HintMessage(move=move, expected=scored[move], values=scored)
 
     async def _error(self, conn: _Conn, code: str, message: str) -> None:
-        with contextlib.suppress(Exception):
-            await conn.ws.send_text(
-                ErrorMessage(code=code, message=message).model_dump_json())  # type: ignore[arg-type]
+        await conn.tell(
+            ErrorMessage(code=code, message=message).model_dump_json())  # type: ignore[arg-type]
 
     # -- changing a table ----------------------------------------------------------------
 
@@ -956,6 +964,7 @@ class Hub:
         # One after another: a send only waits when a socket's buffer is full, and
         # a task per send would cost each move a turn of a busy event loop. What the
         # change shows is worked out once: the lock holds the table still while it goes.
+        live.conns -= {conn for conn in live.conns if conn.gone}
         conns = list(live.conns)
         if not conns and live.table.invite is not None:
             return  # nobody to tell, and no list shows a private table
@@ -979,14 +988,9 @@ class Hub:
 
     async def _send(self, live: _Live, conn: _Conn, actions: list[Action],
                     shown: Shown | None = None) -> None:
-        text = self.state(live.table, conn.seat, actions, shown).model_dump_json()
-        try:
-            async with asyncio.timeout(5):
-                await conn.ws.send_text(text)
-        except Exception:
+        await conn.tell(self.state(live.table, conn.seat, actions, shown).model_dump_json())
+        if conn.gone:
             live.conns.discard(conn)
-            with contextlib.suppress(Exception):
-                await conn.ws.close(code=1011)
 
     @staticmethod
     def state(table: Table, seat: int | None, actions: list[Action],

@@ -17,7 +17,6 @@ newcomer hears the last lines.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -36,6 +35,7 @@ from bones.server.protocol import (
     parse_client,
 )
 from bones.server.ratings import Ratings
+from bones.server.sending import deliver
 from bones.server.table import Player
 
 __all__ = ["PAUSE", "Lobby"]
@@ -149,13 +149,8 @@ class Lobby:
             await asyncio.sleep(PAUSE)
 
     async def _send(self, ws: Socket, text: str) -> None:
-        try:
-            async with asyncio.timeout(5):
-                await ws.send_text(text)
-        except Exception:  # slow or gone: it is dropped, and reconnects by itself
+        if not await deliver(ws, text):  # slow or gone: dropped (a page reconnects)
             self.sockets.discard(ws)
-            with contextlib.suppress(Exception):
-                await ws.close(1013)
 
     async def _listen(self, client: Any) -> None:
         """Changes made and lines said at any process."""
