@@ -34,13 +34,15 @@ import os
 import secrets
 import socket
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, cast
+from typing import Any, cast
 
 import redis
 import redis.asyncio as aioredis
 
-__all__ = ["LEASE", "LOBBY", "RENEW", "Cluster", "Elsewhere", "RemoteSocket", "Socket",
-           "connect", "heard"]
+from bones.server.sending import Socket, deliver
+
+__all__ = ["LEASE", "LOBBY", "RENEW", "Cluster", "Elsewhere", "RemoteSocket", "connect",
+           "heard"]
 
 log = logging.getLogger("bones.server")
 
@@ -108,18 +110,6 @@ def heard(client: aioredis.Redis, name: str) -> str:
     'bones:lobby@3'
     """
     return f"{name}@{client.connection_pool.connection_kwargs.get('db', 0)}"
-
-
-class Socket(Protocol):
-    """What the hub needs of a WebSocket: Starlette's, or a relayed one."""
-
-    async def accept(self) -> None: ...
-
-    async def receive(self) -> Any: ...
-
-    async def send_text(self, data: str) -> None: ...
-
-    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
 class Elsewhere(Exception):
@@ -387,7 +377,8 @@ class Cluster:
             if message["kind"] == "close":
                 await ws.close(message["code"], message["reason"])
                 return
-            await ws.send_text(message["text"])
+            if not await deliver(ws, message["text"]):
+                return  # the client stopped reading, or its socket broke: the relay ends
 
     async def close(self) -> None:
         for task in list(self._tasks):

@@ -34,7 +34,7 @@ from bones.bots import Bot
 from bones.server.brains import Brains
 from bones.server.bucket import Bucket
 from bones.server.chat import BURST, RATE, Chat, hears
-from bones.server.cluster import RENEW, CallError, Cluster, Elsewhere, RemoteSocket, Socket
+from bones.server.cluster import RENEW, CallError, Cluster, Elsewhere, RemoteSocket
 from bones.server.fleet import Fleet
 from bones.server.metrics import Metrics
 from bones.server.protocol import (
@@ -59,7 +59,7 @@ from bones.server.protocol import (
     Undo,
     parse_client,
 )
-from bones.server.sending import deliver
+from bones.server.sending import Socket, deliver
 from bones.server.store import Event, SavedTable, Store, hash_token
 from bones.server.table import Entry, Player, Seat, Table, TableError, invite_link
 from bones.server.writer import Writer, seen_through

@@ -25,7 +25,7 @@ import redis
 
 from bones.server.bucket import Bucket
 from bones.server.chat import BURST, RATE, Chat
-from bones.server.cluster import LOBBY, Socket, connect, heard
+from bones.server.cluster import LOBBY, connect, heard
 from bones.server.protocol import (
     ErrorMessage,
     LobbyMessage,
@@ -35,7 +35,7 @@ from bones.server.protocol import (
     parse_client,
 )
 from bones.server.ratings import Ratings
-from bones.server.sending import deliver
+from bones.server.sending import Socket, deliver
 from bones.server.table import Player
 
 __all__ = ["PAUSE", "Lobby"]

@@ -30,7 +30,6 @@ from fastapi import FastAPI, HTTPException
 
 from bones.server.accounts import Account
 from bones.server.auth import Needed
-from bones.server.cluster import Socket
 from bones.server.hub import Hub
 from bones.server.matching import Group, Member, Ticket, pair_up, seating
 from bones.server.protocol import (
@@ -45,6 +44,7 @@ from bones.server.protocol import (
 )
 from bones.server.ratings import Ratings
 from bones.server.seekbook import Book, MemoryBook, RedisBook
+from bones.server.sending import Socket
 from bones.server.table import Player, invite_link
 
 __all__ = ["STALE", "TICK", "Figures", "Seeker", "seek_routes"]

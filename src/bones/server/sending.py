@@ -2,7 +2,8 @@
 
 A send waits only when the client's buffers are full: when it stopped reading (a frozen
 tab, a bad network, or on purpose). A table's messages go out under its lock and the
-lobby's to every socket together, so one such client would hold up everyone else: its
+lobby's to every socket together, so one such client would hold up everyone else (and a
+client relayed from another process would pile its table's messages up in memory): its
 sends are bounded, and a client that takes nothing for ``SEND_WAIT`` seconds is closed
 and dropped. The close is bounded too: it is a frame sent like any other, and it waits
 for the same full buffers (uvicorn's close waits until the socket is writable).
@@ -21,15 +22,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Any, Protocol
 
-from bones.server.cluster import Socket
-
-__all__ = ["CLOSE_WAIT", "SEND_WAIT", "deliver"]
+__all__ = ["CLOSE_WAIT", "SEND_WAIT", "Socket", "deliver"]
 
 SEND_WAIT = 5.0
 """Seconds a message may wait to go out to one client before the client is dropped."""
 CLOSE_WAIT = 1.0
 """Seconds the close of a dropped client may wait; then it is left to its connection."""
+
+
+class Socket(Protocol):
+    """What the server needs of a WebSocket: Starlette's, or one relayed from another
+    process (``cluster.RemoteSocket``)."""
+
+    async def accept(self) -> None: ...
+
+    async def receive(self) -> Any: ...
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
 async def deliver(ws: Socket, text: str, wait: float | None = None) -> bool:
