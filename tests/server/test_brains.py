@@ -17,7 +17,13 @@ import httpx
 
 from bones import Match
 from bones.server.brains import Brains
+from bones.server.hub import Hub, Settings
+from bones.server.protocol import CreateTable
+from bones.server.store import Store
+from bones.server.table import Player
 from bones.server.workers import NICE, Pool, WorkerDied
+from bones.view import PlayerView
+from tests.server.fakes import Reader, play_round
 from tests.server.live import Server, my_turn, play_out, sqlite_url
 
 T = TypeVar("T")
@@ -140,6 +146,44 @@ def test_decisions_at_tables_with_people_go_first() -> None:
 
     order = [name for _, name in _in_a_thread(jobs())]
     assert order == ["people 1", "people 2", "bots 1", "bots 2", "bots 3", "bots 4"]
+
+
+def test_a_lone_legal_move_is_made_without_a_job() -> None:
+    """A bot with one legal move makes it as any bot would (``Bot.choose``), without a
+    worker's job: a third of Kozel's decisions. Every job sent has a choice in it, and
+    the round still plays to its end."""
+    async def play() -> tuple[list[int], dict[str, Any]]:
+        hub = Hub(Store("sqlite://"), Settings(bot_workers=0, think_floor=0))
+        await hub.load()
+        choices: list[int] = []
+        choose = hub.brains.choose
+
+        async def counted(level: str, view: PlayerView, people: bool = True) -> str:
+            choices.append(len(view.legal_moves))
+            return await choose(level, view, people)
+
+        hub.brains.choose = counted  # type: ignore[method-assign]
+        spec = CreateTable.model_validate({
+            "variant": "kozel", "options": {"target": None}, "bot_delay": 0,
+            "seats": [{"kind": "human", "me": True}] + [{"kind": "bot", "level": "hard"}] * 3})
+        table, _, token = await hub.create(spec, None, Player("Ann"))
+        ann = Reader()
+        serving = asyncio.create_task(hub.connect(ann, table.id, token, "203.0.113.1"))
+        try:
+            await asyncio.wait_for(play_round(ann, random.Random(5)), 120)
+        finally:
+            serving.cancel()
+            await hub.close()
+        kept = hub.store.game(table.id)
+        assert kept is not None
+        return choices, kept.record
+
+    choices, record = _in_a_thread(play())
+    match = Match.from_record(record)
+    bot_moves = [move for seat, move in match.rounds[0].history if seat != 0]
+    assert match.is_over
+    assert choices and min(choices) >= 2
+    assert len(choices) < len(bot_moves)
 
 
 def test_a_job_called_off_while_it_waits_is_never_run(tmp_path: Path) -> None:

@@ -11,10 +11,8 @@ everything.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import threading
-from typing import Any
 
 import pytest
 
@@ -23,31 +21,7 @@ from bones.server.hub import Hub, Settings
 from bones.server.protocol import CreateTable
 from bones.server.store import Store
 from bones.server.table import Player
-
-
-class Reader:
-    """A client that reads everything it is sent; what it says goes through ``inbox``."""
-
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.heard = asyncio.Event()
-
-    async def accept(self) -> None:
-        pass
-
-    async def receive(self) -> dict[str, Any]:
-        return await self.inbox.get()
-
-    async def send_text(self, data: str) -> None:
-        self.sent.append(json.loads(data))
-        self.heard.set()
-
-    async def close(self, code: int = 1000, reason: str | None = None) -> None:
-        await self.inbox.put({"type": "websocket.disconnect"})
-
-    def say(self, message: dict[str, Any]) -> None:
-        self.inbox.put_nowait({"type": "websocket.receive", "text": json.dumps(message)})
+from tests.server.fakes import Reader, play_round
 
 
 class Stopped(Reader):
@@ -58,19 +32,6 @@ class Stopped(Reader):
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
         await asyncio.Event().wait()
-
-
-async def _play(ann: Reader, rng: random.Random) -> dict[str, Any]:
-    """Ann's moves until the round is over; her last state."""
-    while True:
-        await asyncio.wait_for(ann.heard.wait(), 10)
-        ann.heard.clear()
-        state = next(m for m in reversed(ann.sent) if m["type"] == "state")
-        if state["table"]["status"] == "over":
-            return state
-        view = state["view"]
-        if view["turn"] == state["you"] and view["legal_moves"]:
-            ann.say({"v": 1, "type": "move", "move": rng.choice(view["legal_moves"])})
 
 
 async def _a_round_beside_a_stopped_spectator() -> None:
@@ -85,7 +46,7 @@ async def _a_round_beside_a_stopped_spectator() -> None:
     await asyncio.sleep(0.05)  # the spectator is in first: its state is sent, and waits
     serving.append(asyncio.create_task(hub.connect(ann, table.id, token, "203.0.113.1")))
     try:
-        over = await asyncio.wait_for(_play(ann, random.Random(7)), 30)
+        over = await asyncio.wait_for(play_round(ann, random.Random(7)), 30)
         assert over["table"]["status"] == "over"
         live = hub.tables[table.id]
         assert [conn.ws for conn in live.conns] == [ann]

@@ -1045,17 +1045,23 @@ class Hub:
 
     async def _bot_move(self, live: _Live, seat: int, delay: float, seq: int) -> None:
         """The bot starts thinking at once and moves when ``delay`` is up (or when it is
-        done, if later): a quick choice is not told apart from a long search."""
+        done, if later): a quick choice is not told apart from a long search. A lone
+        legal move is every bot's choice (``Bot.choose``), so it is made here without a
+        view or a worker's job (a third of Kozel's decisions), at the same time."""
         loop = asyncio.get_running_loop()
         due = loop.time() + delay
         table = live.table
         if table.seq != seq or table.match is None:
             return
-        view = table.match.round.view(seat)
-        level = live.level(seat)
-        people = any(s.kind == "human" for s in table.seats)
-        move = (await self._think(level, self.brains.choose(level, view, people))
-                if live.thinks(seat) else str(live.bot(seat).choose(view)))
+        rnd = table.match.round
+        if len(legal := rnd.legal_moves()) == 1:
+            move = str(legal[0])
+        elif live.thinks(seat):
+            level = live.level(seat)
+            people = any(s.kind == "human" for s in table.seats)
+            move = await self._think(level, self.brains.choose(level, rnd.view(seat), people))
+        else:
+            move = str(live.bot(seat).choose(rnd.view(seat)))
         if (wait := due - loop.time()) > 0:  # a late decision moves in this turn of the loop
             await asyncio.sleep(wait)
         spec = table.seats[seat]

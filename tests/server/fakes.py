@@ -1,0 +1,46 @@
+"""Sockets that stand for clients of a hub served in the test's own process."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+
+class Reader:
+    """A client that reads everything it is sent; what it says goes through ``inbox``."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.heard = asyncio.Event()
+
+    async def accept(self) -> None:
+        pass
+
+    async def receive(self) -> dict[str, Any]:
+        return await self.inbox.get()
+
+    async def send_text(self, data: str) -> None:
+        self.sent.append(json.loads(data))
+        self.heard.set()
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        await self.inbox.put({"type": "websocket.disconnect"})
+
+    def say(self, message: dict[str, Any]) -> None:
+        self.inbox.put_nowait({"type": "websocket.receive", "text": json.dumps(message)})
+
+
+async def play_round(ann: Reader, rng: random.Random) -> dict[str, Any]:
+    """Ann's moves until the round is over; her last state."""
+    while True:
+        await asyncio.wait_for(ann.heard.wait(), 10)
+        ann.heard.clear()
+        state = next(m for m in reversed(ann.sent) if m["type"] == "state")
+        if state["table"]["status"] == "over":
+            return state
+        view = state["view"]
+        if view["turn"] == state["you"] and view["legal_moves"]:
+            ann.say({"v": 1, "type": "move", "move": rng.choice(view["legal_moves"])})
