@@ -143,7 +143,7 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """The rule set as JSON-ready data; ``Rules.from_dict`` reads it back."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in _NAMES}
 
     @classmethod
     def from_dict(cls, data: Any) -> Rules:
@@ -152,3 +152,8 @@ class Rules:
             raise ValueError("rules must be an object with a variant")
         options = dict(data)
         return cls.preset(options.pop("variant"), **options)
+
+
+_NAMES = tuple(f.name for f in fields(Rules))
+"""The rule set's fields, read once: every message a server sends carries the rules, and
+``dataclasses.fields`` builds its answer afresh at each call (1.1 µs against 0.46)."""
