@@ -33,14 +33,14 @@ class Reader:
         self.inbox.put_nowait({"type": "websocket.receive", "text": json.dumps(message)})
 
 
-async def play_round(ann: Reader, rng: random.Random) -> dict[str, Any]:
-    """Ann's moves until the round is over; her last state."""
+async def play_round(player: Reader, rng: random.Random) -> dict[str, Any]:
+    """A seat's moves, at random, until its one-round table is over; its last state."""
     while True:
-        await asyncio.wait_for(ann.heard.wait(), 10)
-        ann.heard.clear()
-        state = next(m for m in reversed(ann.sent) if m["type"] == "state")
+        await asyncio.wait_for(player.heard.wait(), 10)
+        player.heard.clear()
+        state = next(m for m in reversed(player.sent) if m["type"] == "state")
         if state["table"]["status"] == "over":
             return state
         view = state["view"]
         if view["turn"] == state["you"] and view["legal_moves"]:
-            ann.say({"v": 1, "type": "move", "move": rng.choice(view["legal_moves"])})
+            player.say({"v": 1, "type": "move", "move": rng.choice(view["legal_moves"])})
