@@ -1,11 +1,39 @@
-"""Sockets that stand for clients of a hub served in the test's own process."""
+"""A hub served in the test's own process: sockets that stand for its clients, and an
+event loop of its own to serve it on."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import random
-from typing import Any
+import threading
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def in_a_thread(work: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
+    """Run ``work`` to its end on an event loop in a thread of its own (the browser
+    tests' driver keeps a loop running in the test's thread) and give back its answer;
+    what it raises is raised here, and it fails if it outlasts ``timeout`` seconds."""
+    answers: list[T] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            answers.append(asyncio.run(work))
+        except BaseException as error:  # handed to the test's thread
+            errors.append(error)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        raise TimeoutError(f"the work did not end within {timeout} s")
+    if errors:
+        raise errors[0]
+    return answers[0]
 
 
 class Reader:

@@ -7,9 +7,8 @@ import asyncio
 import os
 import random
 import signal
-import threading
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -23,7 +22,7 @@ from bones.server.store import Store
 from bones.server.table import Player
 from bones.server.workers import NICE, Pool, WorkerDied
 from bones.view import PlayerView
-from tests.server.fakes import Reader, play_round
+from tests.server.fakes import Reader, in_a_thread, play_round
 from tests.server.live import Server, my_turn, play_out, sqlite_url
 
 T = TypeVar("T")
@@ -144,7 +143,7 @@ def test_decisions_at_tables_with_people_go_first() -> None:
             brains.close()
         return sorted(zip(started, (name for _, name in kinds), strict=True))
 
-    order = [name for _, name in _in_a_thread(jobs())]
+    order = [name for _, name in in_a_thread(jobs())]
     assert order == ["people 1", "people 2", "bots 1", "bots 2", "bots 3", "bots 4"]
 
 
@@ -178,7 +177,7 @@ def test_a_lone_legal_move_is_made_without_a_job() -> None:
         assert kept is not None
         return choices, kept.record
 
-    choices, record = _in_a_thread(play())
+    choices, record = in_a_thread(play())
     match = Match.from_record(record)
     bot_moves = [move for seat, move in match.rounds[0].history if seat != 0]
     assert match.is_over
@@ -203,16 +202,6 @@ def test_a_job_called_off_while_it_waits_is_never_run(tmp_path: Path) -> None:
     assert not marker.exists()
 
 
-def _in_a_thread(work: Coroutine[Any, Any, T]) -> T:
-    """Run ``work`` on an event loop in a thread of its own (the browser tests' driver
-    keeps a loop running in this one)."""
-    answers: list[T] = []
-    worker = threading.Thread(target=lambda: answers.append(asyncio.run(work)))
-    worker.start()
-    worker.join()
-    return answers[0]
-
-
 def _with_pool(size: int, work: Callable[[Pool], Awaitable[T]]) -> T:
     """``work`` with a pool of ``size`` workers, closed after it."""
     async def run() -> T:
@@ -222,7 +211,7 @@ def _with_pool(size: int, work: Callable[[Pool], Awaitable[T]]) -> T:
         finally:
             pool.close()
 
-    return _in_a_thread(run())
+    return in_a_thread(run())
 
 
 def _fail(message: str) -> None:

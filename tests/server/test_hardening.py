@@ -23,6 +23,7 @@ from websockets.exceptions import InvalidStatus
 
 from bones import Match, Rules
 from bones.analysis import frames
+from tests.server.fakes import in_a_thread
 from tests.server.live import Client, Message, Server, my_turn, play_out, sqlite_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -408,8 +409,6 @@ def test_pages_carry_security_headers_and_foreign_origins_are_refused(server: Se
 def test_a_rate_limit_that_cannot_count_lets_requests_through() -> None:
     """With Redis away or swamped, the per-address limit lets a request through rather
     than refusing everyone: it guards the site, it must not stop it."""
-    import asyncio
-    import threading
 
     from bones.server.guard import Guard
 
@@ -434,8 +433,6 @@ def test_a_rate_limit_that_cannot_count_lets_requests_through() -> None:
         await guard({"type": "http", "method": "GET", "path": "/api/variants", "headers": [],
                      "client": ("10.0.0.1", 1)}, receive, send)
 
-    for _ in range(3):  # on a thread of its own: a browser test may hold this one's loop
-        asker = threading.Thread(target=lambda: asyncio.run(request()))
-        asker.start()
-        asker.join()
+    for _ in range(3):
+        in_a_thread(request())
     assert answered == [1, 1, 1]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import threading
 
 import pytest
 
@@ -21,7 +20,7 @@ from bones.server.hub import Hub, Settings
 from bones.server.protocol import CreateTable
 from bones.server.store import Store
 from bones.server.table import Player
-from tests.server.fakes import Reader, play_round
+from tests.server.fakes import Reader, in_a_thread, play_round
 
 
 class Stopped(Reader):
@@ -61,18 +60,4 @@ async def _a_round_beside_a_stopped_spectator() -> None:
 def test_a_spectator_that_stops_reading_holds_up_no_table(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sending, "SEND_WAIT", 0.3)
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            asyncio.run(_a_round_beside_a_stopped_spectator())
-        except BaseException as error:  # handed to the test's thread
-            errors.append(error)
-
-    # in a thread of its own: the browser tests' driver keeps a loop running in this one
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join(120)
-    assert not worker.is_alive(), "the table stood still"
-    if errors:
-        raise errors[0]
+    in_a_thread(_a_round_beside_a_stopped_spectator(), timeout=120)  # or the table stood still

@@ -4,7 +4,6 @@ statistics kept as running totals that always equal a recount."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 import tempfile
 import threading
@@ -25,6 +24,7 @@ from bones.server.schema import AccountRow
 from bones.server.stats import lines, name_key
 from bones.server.store import Append, Store
 from bones.server.table import Seat, Table
+from tests.server.fakes import in_a_thread
 
 
 def _ann(store: Store) -> int:
@@ -74,10 +74,7 @@ def test_a_restart_finishes_a_game_whose_end_was_not_stored(store_url: str) -> N
         await hub.load()
         await hub.close()
 
-    # in a thread of its own: the browser tests' driver keeps a loop running in this one
-    worker = threading.Thread(target=asyncio.run, args=(start(),))
-    worker.start()
-    worker.join()
+    in_a_thread(start())
     game = store.game(table.id)
     assert game is not None and game.scores == list(table.game()["scores"])
     assert store.totals("ANN")
