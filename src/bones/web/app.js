@@ -17,6 +17,7 @@ import { TableScreen } from "./table.js";
 const main = document.querySelector("#app");
 let screen = null;
 let variants = null;
+let routing = 0;  // routes begun: only the latest may draw its screen
 
 function go(path) {
   history.pushState({}, "", path);
@@ -24,9 +25,13 @@ function go(path) {
 }
 
 async function route() {
+  const turn = ++routing;
   screen?.close?.();
   screen = null;
   variants ||= await api("/api/variants");
+  // Another route began while this one waited (a click before signing in ended, say):
+  // two screens would both draw, and the one left open would draw over the next.
+  if (turn !== routing) return;
   if (location.pathname === "/account") {
     return accountScreen(main, () => { header(); route(); });
   }
