@@ -1,7 +1,7 @@
 """The lobby in the browser: a table listed from one browser appears in another's lobby
 without a reload; a stranger takes its free seat with one click and both play, the
 player to move's clock counting down. A lobby left while it reconnects stays closed, and
-one opened while signing in is the only one."""
+one opened while signing in is the only one; a screen answered late draws nothing."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_a_stranger_finds_a_table_in_the_lobby_and_sits_down(web: Server,
             " t = document.querySelector('#table');"
             " return [location.pathname, t?.dataset.status, t?.dataset.turn, t?.dataset.moves,"
             " c?.textContent, c?.dataset.move, c?.dataset.bank, document.visibilityState,"
-            " [...document.querySelector('main').children].map((e) =>"
+            " [...document.querySelector('main > .screen').children].map((e) =>"
             " `${e.tagName}#${e.id}.${e.className}: ${e.textContent.slice(0, 80)}`)]; }")
         raise AssertionError(f"the clock stood at {first} s: {shown}") from None
     watching.close()
@@ -138,4 +138,28 @@ def test_a_lobby_opened_while_signing_in_is_the_only_one(web: Server, browser: B
     assert len(lobbies) == 1, f"{len(lobbies)} lobby sockets opened"
     if not lobbies[0].is_closed():
         lobbies[0].wait_for_event("close", timeout=5000)
+    context.close()
+
+
+def test_a_screen_answered_late_draws_nothing_over_the_next(web: Server, browser: Browser) -> None:
+    """The leaderboard is drawn when its rows come; a player who has gone to the lobby by
+    then keeps the lobby."""
+    context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.goto(f"{web.url}/")
+    page.wait_for_selector("#new-game")
+    held: list[Route] = []
+    page.route("**/api/leaderboard*", lambda route: held.append(route))
+    page.click("#leaderboard-link")
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(25)
+    page.click("#lobby-link")
+    page.wait_for_selector("#lobby")
+    with page.expect_request_finished(lambda request: "/api/leaderboard" in request.url):
+        held[0].continue_()
+    page.wait_for_timeout(200)  # the page reads the rows it was sent
+    assert page.locator("#leaderboard").count() == 0
+    assert page.locator("#lobby").is_visible()
     context.close()

@@ -19,6 +19,15 @@ let screen = null;
 let variants = null;
 let routing = 0;  // routes begun: only the latest may draw its screen
 
+// Each screen draws into an element of its own, put in the page as it opens: a screen
+// whose answer comes after the player moved on (a fetch, a socket's push) draws into an
+// element no longer on the page, never over the next screen.
+function fresh() {
+  const root = h("div", { class: "screen" }, h("p", { class: "loading" }, "…"));
+  main.replaceChildren(root);
+  return root;
+}
+
 function go(path) {
   history.pushState({}, "", path);
   route();
@@ -32,45 +41,46 @@ async function route() {
   // Another route began while this one waited (a click before signing in ended, say):
   // two screens would both draw, and the one left open would draw over the next.
   if (turn !== routing) return;
+  const root = fresh();
   if (location.pathname === "/account") {
-    return accountScreen(main, () => { header(); route(); });
+    return accountScreen(root, () => { header(); route(); });
   }
-  if (location.pathname === "/leaderboard") return leaderboardScreen(main, go);
+  if (location.pathname === "/leaderboard") return leaderboardScreen(root, go);
   const pair = location.pathname.match(/^\/pair\/([\w-]+)$/);
   if (location.pathname === "/play" || pair) {
-    screen = new PlayScreen(main, variants, go, pair?.[1]);
+    screen = new PlayScreen(root, variants, go, pair?.[1]);
     return;
   }
   if (location.pathname === "/lobby") {
-    screen = new LobbyScreen(main, go);
+    screen = new LobbyScreen(root, go);
     return;
   }
   const stats = location.pathname.match(/^\/stats\/(.+)$/);
-  if (stats) return statsScreen(main, decodeURIComponent(stats[1]), go, openUpload);
+  if (stats) return statsScreen(root, decodeURIComponent(stats[1]), go, openUpload);
   const replay = location.pathname.match(/^\/replay\/([\w-]+)$/);
-  if (replay) return openReplay((graded) => api(`/api/games/${replay[1]}/analysis?graded=${graded}`));
+  if (replay) return openReplay(root, (graded) => api(`/api/games/${replay[1]}/analysis?graded=${graded}`));
   const match = location.pathname.match(/^\/t\/([\w-]+)$/);
-  if (!match) return newGame(main, variants, go);
+  if (!match) return newGame(root, variants, go);
   const tableId = match[1];
   const seat = seats.get(tableId);
   const open = (token) => {
-    screen = new TableScreen(main, tableId, token, { go });
+    screen = new TableScreen(root, tableId, token, { go });
   };
   if (seat) open(seat.token);
-  else joinScreen(main, tableId, go, () => open(null));
+  else joinScreen(root, tableId, go, () => open(null));
 }
 
 // The replay viewer opens at once on a stored game's positions; the grades (seconds of
 // a worker's time) are filled in when they come. `analysis(graded)` asks the server.
-async function openReplay(analysis) {
-  main.replaceChildren(h("p", { class: "loading" }, "…"));
+async function openReplay(root, analysis) {
   let shown;
   try {
-    shown = new ReplayScreen(main, await analysis(false));
+    shown = new ReplayScreen(root, await analysis(false));
   } catch (error) {
-    main.replaceChildren(h("p", { class: "form-error", role: "alert" }, error.message));
+    root.replaceChildren(h("p", { class: "form-error", role: "alert" }, error.message));
     return;
   }
+  if (!root.isConnected) return;  // the player has moved on: the next screen is the screen
   screen = shown;
   if (shown.data.graded) return;
   try {
@@ -85,7 +95,7 @@ async function openReplay(analysis) {
 // always a job in the server's bounded queue), shown in the replay viewer.
 function openUpload(record) {
   screen?.close?.();
-  return openReplay(() => api("/api/analysis", record));
+  return openReplay(fresh(), () => api("/api/analysis", record));
 }
 
 function rulesDialog() {
