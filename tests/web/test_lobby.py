@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from playwright.sync_api import Browser, Route, WebSocket
+from playwright.sync_api import Browser, Page, Route, WebSocket
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.server.live import Server
@@ -115,19 +115,11 @@ def test_a_lobby_opened_while_signing_in_is_the_only_one(web: Server, browser: B
     page.route("**/api/variants", lambda route: held.append(route))
     sockets: list[WebSocket] = []
     page.on("websocket", lambda ws: sockets.append(ws))
-
-    def holding(n: int) -> None:
-        for _ in range(200):
-            if len(held) >= n:
-                return
-            page.wait_for_timeout(25)
-        raise AssertionError(f"{len(held)} requests held, not {n}")
-
     page.goto(f"{web.url}/")
     page.click("#lobby-link")  # a route that waits for the variants
-    holding(2)  # the guest's sign-in and the lobby's variants
+    _holding(page, held, 2)  # the guest's sign-in and the lobby's variants
     next(r for r in held if r.request.url.endswith("/api/guest")).continue_()
-    holding(3)  # signed in, the page routes again and waits for the variants too
+    _holding(page, held, 3)  # signed in, the page routes again and waits for the variants too
     for waiting in held:
         if waiting.request.url.endswith("/api/variants"):
             waiting.continue_()
@@ -151,10 +143,7 @@ def test_a_screen_answered_late_draws_nothing_over_the_next(web: Server, browser
     held: list[Route] = []
     page.route("**/api/leaderboard*", lambda route: held.append(route))
     page.click("#leaderboard-link")
-    for _ in range(200):
-        if held:
-            break
-        page.wait_for_timeout(25)
+    _holding(page, held, 1)
     page.click("#lobby-link")
     page.wait_for_selector("#lobby")
     with page.expect_request_finished(lambda request: "/api/leaderboard" in request.url):
@@ -163,3 +152,12 @@ def test_a_screen_answered_late_draws_nothing_over_the_next(web: Server, browser
     assert page.locator("#leaderboard").count() == 0
     assert page.locator("#lobby").is_visible()
     context.close()
+
+
+def _holding(page: Page, held: list[Route], n: int) -> None:
+    """Wait until ``n`` requests the test holds back have come (five seconds at most)."""
+    for _ in range(200):
+        if len(held) >= n:
+            return
+        page.wait_for_timeout(25)
+    raise AssertionError(f"{len(held)} requests held, not {n}")

@@ -29,7 +29,6 @@ function seatLine(table) {
 export class LobbyScreen {
   constructor(root, go) {
     Object.assign(this, { root, go });
-    root.replaceChildren(h("p", { class: "loading" }, "…"));
     this.chat = new ChatBox((text) => this.connection.send({ type: "chat", text }), t("chatLobby"), true);
     this.connection = new Connection("lobby", null, {
       onLobby: (m) => this.render(m),
