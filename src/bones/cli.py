@@ -203,8 +203,8 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from bones.server import DEFAULT_DB, create_app
-    from bones.server.hub import MAX_FRAME
     from bones.server.memory import settle
+    from bones.server.protocol import MAX_FRAME
 
     settings = Settings(**{name: getattr(args, name) for name in TUNED},
                         burst=max(Settings.burst, int(args.rate * 3)),

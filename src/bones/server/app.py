@@ -78,7 +78,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     hub = Hub(Store(db), settings)
     analyses = Analyses()
     ratings = Ratings(hub.store.engine)
-    lobby = Lobby(hub.public_tables, ratings, hub.chat, hub.settings.redis)
+    lobby = Lobby(hub.public_tables, ratings, hub.chat, hub.allowance, hub.settings.redis)
     hub.on_listing = lobby.changed
     seeker = Seeker(hub, ratings, hub.settings.redis)
 
@@ -115,12 +115,12 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     @app.websocket("/ws/lobby")
     async def lobby_socket(ws: WebSocket) -> None:
         """The lobby's list of public tables, pushed at once and on every change."""
-        await lobby.serve(ws, await viewer(ws))
+        await lobby.serve(ws, _address(ws), await viewer(ws))
 
     @app.websocket("/ws/seek/{ticket}")
     async def seek_socket(ws: WebSocket, ticket: str) -> None:
         """A quick-match ticket: where it stands every second, then your seat."""
-        await seeker.serve(ws, ticket, await viewer(ws))
+        await seeker.serve(ws, ticket, _address(ws), await viewer(ws))
 
     _routes(app, hub, analyses)
     seek_routes(app, seeker)

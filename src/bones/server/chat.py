@@ -4,7 +4,9 @@ and the reports players make of it for moderators.
 At a table there are two rooms while the game runs: the players' (said from a seat,
 heard by the seats) and the spectators' (said by people watching, heard by them only),
 so nobody watching can coach a player; once the game is over everyone hears both. Each
-speaker has a small allowance (:data:`RATE` lines a second, :data:`BURST` at once).
+speaker has a small allowance (:data:`BURST` lines in :data:`WINDOW` seconds), whatever
+socket or process they say it from: it is counted per account (or, for a typed name, per
+name), in Redis when the server has one.
 
 >>> from bones.server.store import Store
 >>> from bones.server.table import Player
@@ -18,24 +20,31 @@ speaker has a small allowance (:data:`RATE` lines a second, :data:`BURST` at onc
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 
+from limits import RateLimitItemPerSecond
+from limits.aio.strategies import MovingWindowRateLimiter
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from bones.server.guard import limit_storage
 from bones.server.protocol import ChatMessage
 from bones.server.schema import AccountRow, ChatRow, ReportRow, now
+from bones.server.stats import name_key
 from bones.server.table import Player
 
-__all__ = ["BURST", "RATE", "Chat", "Report", "hears"]
+log = logging.getLogger("bones.server")
 
-RATE = 0.5
-"""Chat lines a second one speaker may say on average ..."""
+__all__ = ["BURST", "WINDOW", "Chat", "Report", "hears"]
+
 BURST = 5
-"""... and at once."""
+"""Chat lines one speaker may say ..."""
+WINDOW = 10
+"""... in this many seconds."""
 KEPT = 50
 """Lines of a room a newcomer is shown."""
 
@@ -69,10 +78,23 @@ def _message(row: ChatRow) -> ChatMessage:
 
 
 class Chat:
-    """The chat in a store. Each method is one transaction."""
+    """The chat in a store (each method is one transaction), and its speakers' allowance
+    (counted in Redis at ``redis``, else in this process)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, redis: str | None = None) -> None:
         self.engine = engine
+        self.limiter = MovingWindowRateLimiter(limit_storage(redis))
+        self.allowance = RateLimitItemPerSecond(BURST, WINDOW)
+
+    async def may_speak(self, who: Player) -> bool:
+        """Whether ``who`` may say one more line now (and it counts); if the count cannot
+        be read, yes (logged)."""
+        key = f"chat:{who.account}" if who.account is not None else f"chat:n:{name_key(who.name)}"
+        try:
+            return await self.limiter.hit(self.allowance, key)
+        except Exception as error:
+            log.warning("a chat line could not be counted: %s", error)
+            return True
 
     def say(self, table_id: str | None, room: str, who: Player, text: str) -> ChatMessage:
         """Keep a line said (``table_id`` None: in the lobby)."""

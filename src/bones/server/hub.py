@@ -31,9 +31,10 @@ from starlette.websockets import WebSocketDisconnect
 
 from bones import bots
 from bones.bots import Bot
+from bones.server.allowance import Allowance, Gate, messages, refuse
 from bones.server.brains import Brains
 from bones.server.bucket import Bucket
-from bones.server.chat import BURST, RATE, Chat, hears
+from bones.server.chat import Chat, hears
 from bones.server.cluster import RENEW, CallError, Cluster, Elsewhere, RemoteSocket
 from bones.server.fleet import Fleet
 from bones.server.metrics import Metrics
@@ -49,7 +50,6 @@ from bones.server.protocol import (
     Move,
     Ping,
     Pong,
-    ProtocolError,
     Ready,
     Rematch,
     RematchMessage,
@@ -57,20 +57,18 @@ from bones.server.protocol import (
     StateMessage,
     TableInfo,
     Undo,
-    parse_client,
+    read_client,
 )
 from bones.server.sending import Socket, deliver
 from bones.server.store import Event, SavedTable, Store, hash_token
 from bones.server.table import Entry, Player, Seat, Table, TableError, invite_link
 from bones.server.writer import Writer, seen_through
 
-__all__ = ["MAX_FRAME", "Hub", "Limited", "Settings", "Unavailable"]
+__all__ = ["Hub", "Limited", "Settings", "Unavailable"]
 
 log = logging.getLogger("bones.server")
 T = TypeVar("T")
 
-MAX_FRAME = 4096
-"""The longest message a client may send, in characters."""
 AFTER_THE_END = ("rematch", "next")
 """What a finished table's log may still gain: rematch offers, and the rematch's table."""
 STAND_IN = "medium"
@@ -148,13 +146,10 @@ class _Conn:
     ws: Socket
     seat: int | None
     address: str
-    bucket: Bucket
-    """The seat's bucket, shared by all its sockets (a spectator's own)."""
-    patience: Bucket
+    gate: Gate
+    """Its allowance of messages (a seat's sockets share the seat's)."""
     viewer: Player | None = None
     """Who is signed in on this socket (the session's account), if anyone."""
-    talk: Bucket = field(default_factory=lambda: Bucket(RATE, BURST))
-    """What it may still say in the chat."""
     gone: bool = False
     """A send to it failed or waited too long (``deliver``): it is told nothing more, and
     what it sends is not read."""
@@ -218,8 +213,8 @@ class Hub:
 
     def __init__(self, store: Store, settings: Settings | None = None) -> None:
         self.store = store
-        self.chat = Chat(store.engine)
         self.settings = settings or Settings()
+        self.chat = Chat(store.engine, self.settings.redis)
         self.tables: dict[str, _Live] = {}
         self.latency: deque[float] = deque(maxlen=100_000)
         """Seconds from a human's move arriving to every seat being sent the result."""
@@ -238,13 +233,14 @@ class Hub:
                            "writer and not yet begun", lambda: self.writer.waiting)
         self.metrics.watch("bones_tables", "Tables in this process's memory",
                            lambda: len(self.tables))
+        self.allowance = Allowance(settings.rate, settings.burst, settings.patience,
+                                   settings.sockets_per_address)
+        """What each address's sockets may do, every kind of socket of this process's."""
         self.metrics.watch("bones_sockets", "Open WebSockets",
-                           lambda: sum(self.sockets.values()))
-        self.addresses: dict[str, Bucket] = {}
+                           lambda: sum(self.allowance.open.values()))
         self.unfinished: dict[str, set[str]] = {}
         """The unfinished tables each address made, for its limit: a create looks at
         its own address's, not at every table."""
-        self.sockets: dict[str, int] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self.cluster: Cluster | None = None
         """With Redis: this process among the others (``cluster.py``)."""
@@ -661,17 +657,9 @@ class Hub:
                       address: str, viewer: Player | None = None) -> None:
         """Serve one WebSocket: a seat (with its token) or a spectator (without);
         ``viewer``: who is signed in on it, which a spectator needs to chat."""
-        if self.sockets.get(address, 0) >= self.settings.sockets_per_address:
-            await ws.accept()
-            await self._refuse(ws, 4429, "too many sockets from one address")
-            return
-        self.sockets[address] = self.sockets.get(address, 0) + 1
-        try:
-            await self._serve(ws, table_id, token, address, viewer)
-        finally:
-            self.sockets[address] -= 1
-            if not self.sockets[address]:
-                del self.sockets[address]
+        async with self.allowance.opened(ws, address) as room:
+            if room:
+                await self._serve(ws, table_id, token, address, viewer)
 
     async def _serve(self, ws: Socket, table_id: str, token: str | None,
                      address: str, viewer: Player | None) -> None:
@@ -684,16 +672,15 @@ class Hub:
                                      None if viewer is None else asdict(viewer))
             return
         if live is None:
-            await self._refuse(ws, 4404, f"no open table {table_id!r}")
+            await refuse(ws, 4404, f"no open table {table_id!r}")
             return
         seat = None if token is None else live.table.seat_of(token)
         if token is not None and seat is None:
-            await self._refuse(ws, 4403, "this token opens no seat at this table")
+            await refuse(ws, 4403, "this token opens no seat at this table")
             return
-        settings = self.settings
-        bucket = (live.buckets.setdefault(seat, Bucket(settings.rate, settings.burst))
-                  if seat is not None else Bucket(settings.rate, settings.burst))
-        conn = _Conn(ws, seat, address, bucket, Bucket(1.0, settings.patience), viewer)
+        allowance = self.allowance
+        own = None if seat is None else live.buckets.setdefault(seat, allowance.bucket())
+        conn = _Conn(ws, seat, address, allowance.gate(address, own), viewer)
         async with live.lock:
             live.conns.add(conn)
             if seat is not None:
@@ -704,15 +691,10 @@ class Hub:
                 await self._send(live, conn, [])
         await self._chat_so_far(live, conn)
         try:
-            while True:
-                frame = await ws.receive()
-                if frame["type"] == "websocket.disconnect":
+            async for text in messages(ws, conn.gate, self.allowance.flood()):
+                if conn.gone:
                     break
-                text = frame.get("text")
-                if text is None:
-                    await self._error(conn, "bad_message", "send JSON in a text frame")
-                elif not await self._handle(live, conn, text):
-                    break
+                await self._handle(live, conn, text)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -731,12 +713,6 @@ class Hub:
             if not live.conns:
                 live.idle_since = time.monotonic()
 
-    async def _refuse(self, ws: Socket, code: int, message: str) -> None:
-        error = ErrorMessage(code="unavailable" if code == 4429 else "bad_message",
-                             message=message)
-        if await deliver(ws, error.model_dump_json()):
-            await ws.close(code=code, reason=message[:120])
-
     def _arrive(self, live: _Live, seat: int) -> None:
         spec = live.table.seats[seat]
         spec.connected += 1
@@ -746,47 +722,23 @@ class Hub:
         spec.replaced = False
         live.table.seq += 1
 
-    def _allowed(self, conn: _Conn) -> bool:
-        """Whether the seat and the address still have room for a message."""
-        address = self.addresses.get(conn.address)
-        if address is None:
-            if len(self.addresses) > 10_000:  # forget the quiet ones
-                self.addresses = {k: b for k, b in self.addresses.items()
-                                  if b.tokens < b.burst - 1}
-            rate = self.settings.rate * 5
-            address = self.addresses[conn.address] = Bucket(rate, self.settings.burst * 5)
-        return conn.bucket.take() and address.take()
-
-    async def _handle(self, live: _Live, conn: _Conn, text: str) -> bool:
-        """Answer one message; False closes the connection."""
-        if conn.gone:
-            return False
+    async def _handle(self, live: _Live, conn: _Conn, text: str | None) -> None:
+        """Answer one message the socket's allowance let through."""
         start = time.perf_counter()
-        if not self._allowed(conn):
-            if not conn.patience.take():
-                await conn.ws.close(code=1008, reason="flooding: too many refused messages")
-                return False
-            await self._error(conn, "flood", f"too many messages: at most "
-                              f"{self.settings.rate:g} a second; this one was not read")
-            return True
-        if len(text) > MAX_FRAME:
-            await self._error(conn, "too_big", f"a message is at most {MAX_FRAME} characters")
-            return True
-        try:
-            message = parse_client(text)
-        except ProtocolError as error:
-            await self._error(conn, "bad_message", str(error))
-            return True
+        message = read_client(text)
+        if isinstance(message, ErrorMessage):
+            await conn.tell(message.model_dump_json())
+            return
         if isinstance(message, Ping):
             await conn.tell(Pong().model_dump_json())
-            return True
+            return
         if isinstance(message, Say):
             await self._say(live, conn, message.text)
-            return True
+            return
         seat = conn.seat
         if seat is None:
             await self._error(conn, "spectator", "spectators watch; they do not play")
-            return True
+            return
         if isinstance(message, Move):
             await self._act(live, lambda: live.table.play(seat, message.move), conn, start)
         elif isinstance(message, Ready):
@@ -797,7 +749,6 @@ class Hub:
             await self._hint(live, conn, seat)
         elif isinstance(message, Rematch):
             await self._rematch(live, conn, seat)
-        return True
 
     # -- chat ----------------------------------------------------------------------------
 
@@ -813,7 +764,7 @@ class Hub:
         if who is None:
             await self._error(conn, "not_signed_in", "sign in (as a guest too) to chat")
             return
-        if not conn.talk.take():
+        if not await self.chat.may_speak(who):
             await self._error(conn, "flood", "you are chatting too fast; wait a moment")
             return
         room = "spectators" if conn.seat is None else "players"

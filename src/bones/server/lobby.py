@@ -23,16 +23,17 @@ from typing import Any
 
 import redis
 
-from bones.server.bucket import Bucket
-from bones.server.chat import BURST, RATE, Chat
+from bones.server.allowance import Allowance, messages
+from bones.server.chat import Chat
 from bones.server.cluster import LOBBY, connect, heard
 from bones.server.protocol import (
     ErrorMessage,
     LobbyMessage,
-    ProtocolError,
+    Ping,
+    Pong,
     Say,
     TableInfo,
-    parse_client,
+    read_client,
 )
 from bones.server.ratings import Ratings
 from bones.server.sending import Socket, deliver
@@ -52,8 +53,10 @@ class Lobby:
     """Lobby sockets of this process, and what they are sent."""
 
     def __init__(self, tables: Callable[[int, int], Awaitable[list[TableInfo]]],
-                 ratings: Ratings, chat: Chat, redis_url: str | None = None) -> None:
+                 ratings: Ratings, chat: Chat, allowance: Allowance,
+                 redis_url: str | None = None) -> None:
         self.tables, self.ratings, self.chat = tables, ratings, chat
+        self.allowance = allowance
         self.redis = None if redis_url is None else connect(redis_url)
         self.sockets: set[Socket] = set()
         self._changed = asyncio.Event()
@@ -72,9 +75,14 @@ class Lobby:
         """What the list shows changed here (another process's changes come by Redis)."""
         self._changed.set()
 
-    async def serve(self, ws: Socket, viewer: Player | None = None) -> None:
-        """One lobby socket: the list and the last lines said, then each new list and
-        line, until it closes; ``viewer`` (signed in) may chat."""
+    async def serve(self, ws: Socket, address: str, viewer: Player | None = None) -> None:
+        """One lobby socket from ``address``: the list and the last lines said, then each
+        new list and line, until it closes; ``viewer`` (signed in) may chat."""
+        async with self.allowance.opened(ws, address) as room:
+            if room:
+                await self._serve(ws, address, viewer)
+
+    async def _serve(self, ws: Socket, address: str, viewer: Player | None) -> None:
         await ws.accept()
         await ws.send_text((await self.snapshot()).model_dump_json())
         # Heard from here on before the lines already said are read: a line said while
@@ -83,32 +91,31 @@ class Lobby:
         self.sockets.add(ws)
         for line in await asyncio.to_thread(self.chat.recent, None, {"lobby"}):
             await ws.send_text(line.model_dump_json())
-        talk = Bucket(RATE, BURST)
+        gate = self.allowance.gate(address)
         try:
-            while True:
-                frame = await ws.receive()
-                if frame["type"] == "websocket.disconnect":
+            async for text in messages(ws, gate, self.allowance.flood()):
+                answer = await self._heard(text, viewer)
+                if answer is not None and not await deliver(ws, answer.model_dump_json()):
                     break
-                refused = await self._heard(frame.get("text"), viewer, talk)
-                if refused is not None:
-                    await ws.send_text(refused.model_dump_json())
         except Exception:  # a socket that broke is a socket that left
             log.debug("a lobby socket broke", exc_info=True)
         finally:
             self.sockets.discard(ws)
 
-    async def _heard(self, text: str | None, viewer: Player | None,
-                     talk: Bucket) -> ErrorMessage | None:
-        """A lobby socket said something: kept and passed on, or refused (the answer)."""
-        try:
-            message = parse_client(text or "")
-        except ProtocolError as error:
-            return ErrorMessage(code="bad_message", message=str(error))
+    async def _heard(self, text: str | None, viewer: Player | None) -> ErrorMessage | Pong | None:
+        """A lobby socket said something: a ping answered, a line kept and passed on, or
+        the error that refuses it."""
+        message = read_client(text)
+        if isinstance(message, ErrorMessage | Pong):
+            return message
+        if isinstance(message, Ping):
+            return Pong()
         if not isinstance(message, Say):
-            return ErrorMessage(code="bad_message", message="the lobby takes chat lines only")
+            return ErrorMessage(code="bad_message",
+                                message="the lobby takes chat lines and pings only")
         if viewer is None:
             return ErrorMessage(code="not_signed_in", message="sign in (as a guest too) to chat")
-        if not talk.take():
+        if not await self.chat.may_speak(viewer):
             return ErrorMessage(code="flood", message="you are chatting too fast; wait a moment")
         line = await asyncio.to_thread(self.chat.say, None, "lobby", viewer, message.text)
         said = line.model_dump_json()

@@ -35,6 +35,7 @@ from bones.rules import PLAYERS, Rules
 
 __all__ = [
     "BAD_BODY",
+    "MAX_FRAME",
     "VERSION",
     "Action",
     "BotSeat",
@@ -69,6 +70,7 @@ __all__ = [
     "TableInfo",
     "clean_text",
     "parse_client",
+    "read_client",
 ]
 
 VERSION: Literal[1] = 1
@@ -338,6 +340,29 @@ class RematchMessage(_Message):
 
 class Pong(_Message):
     type: Literal["pong"] = "pong"
+
+
+MAX_FRAME = 4096
+"""The longest message a client may send, in characters."""
+
+
+def read_client(text: str | None) -> Client | ErrorMessage:
+    """A frame a client sent (``None``: a binary one), or the error that answers it.
+
+    >>> read_client('{"v": 1, "type": "ping"}')
+    Ping(v=1, type='ping')
+    >>> read_client(None).code, read_client("x" * 5000).code
+    ('bad_message', 'too_big')
+    """
+    if text is None:
+        return ErrorMessage(code="bad_message", message="send JSON in a text frame")
+    if len(text) > MAX_FRAME:
+        return ErrorMessage(code="too_big", message=f"a message is at most {MAX_FRAME} "
+                            "characters")
+    try:
+        return parse_client(text)
+    except ProtocolError as error:
+        return ErrorMessage(code="bad_message", message=str(error))
 
 
 # -- REST ----------------------------------------------------------------------------------

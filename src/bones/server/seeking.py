@@ -29,6 +29,7 @@ from typing import Any, cast
 from fastapi import FastAPI, HTTPException
 
 from bones.server.accounts import Account
+from bones.server.allowance import Allowance, messages
 from bones.server.auth import Needed
 from bones.server.hub import Hub
 from bones.server.matching import Group, Member, Ticket, pair_up, seating
@@ -36,15 +37,19 @@ from bones.server.protocol import (
     BAD_BODY,
     BotSeat,
     CreateTable,
+    ErrorMessage,
     HumanSeat,
     MatchedMessage,
     Options,
+    Ping,
+    Pong,
     Seek,
     SeekingMessage,
+    read_client,
 )
 from bones.server.ratings import Ratings
 from bones.server.seekbook import Book, MemoryBook, RedisBook
-from bones.server.sending import Socket
+from bones.server.sending import Socket, deliver
 from bones.server.table import Player, invite_link
 
 __all__ = ["STALE", "TICK", "Figures", "Seeker", "seek_routes"]
@@ -165,15 +170,23 @@ class Seeker:
 
     # -- sockets -------------------------------------------------------------------------
 
-    async def serve(self, ws: Socket, ticket_id: str, viewer: Player | None) -> None:
-        """A ticket's socket: where it stands every second, then the member's seat."""
+    async def serve(self, ws: Socket, ticket_id: str, address: str,
+                    viewer: Player | None) -> None:
+        """A ticket's socket from ``address``: where it stands every second, then the
+        member's seat."""
+        async with self.hub.allowance.opened(ws, address) as room:
+            if room:
+                await self._serve(ws, ticket_id, address, viewer)
+
+    async def _serve(self, ws: Socket, ticket_id: str, address: str,
+                     viewer: Player | None) -> None:
         await ws.accept()
         if viewer is None:
             await ws.close(4401, "sign in (as a guest too) to play now")
             return
         woken = asyncio.Event()
         self.waiters.setdefault(ticket_id, set()).add(woken)
-        listening = asyncio.create_task(_until_closed(ws))
+        listening = asyncio.create_task(_until_closed(ws, self.hub.allowance, address))
         try:
             while not listening.done():
                 told = await self.standing(ticket_id, viewer)
@@ -265,10 +278,16 @@ class Seeker:
         return 1
 
 
-async def _until_closed(ws: Socket) -> None:
-    """Read a socket until it closes (a seek's client says nothing)."""
-    while (await ws.receive())["type"] != "websocket.disconnect":
-        pass
+async def _until_closed(ws: Socket, allowance: Allowance, address: str) -> None:
+    """Read a socket until it closes: a seek's client says nothing but pings, within
+    the allowance every socket has."""
+    async for text in messages(ws, allowance.gate(address), allowance.flood()):
+        message = read_client(text)
+        answer = Pong() if isinstance(message, Ping) else message if isinstance(
+            message, ErrorMessage) else ErrorMessage(code="bad_message",
+                                                     message="a ticket's socket takes pings only")
+        if not await deliver(ws, answer.model_dump_json()):
+            return
 
 
 def seek_routes(app: FastAPI, seeker: Seeker) -> None:

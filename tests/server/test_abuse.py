@@ -1,0 +1,119 @@
+"""What the second attack on the public site found, each reproduced against a real
+server: sockets of every kind flooding, sign-up and login bursts, quick match round the
+table limit, guest names, private chat, figures that tell, chat from many sockets,
+Redis and PostgreSQL trouble, look-alike names, tokens and the games list."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from tests.server.live import Client, Message, Server, sqlite_url
+
+
+def _closed_code(client: Client, timeout: float = 30) -> int:
+    """Read a socket until the server closes it: the close code."""
+    try:
+        while True:
+            client.recv(timeout)
+    except ConnectionClosed as closed:
+        assert closed.rcvd is not None, "closed without a close frame"
+        return closed.rcvd.code
+
+
+def _guest(server: Server) -> httpx.Client:
+    client = httpx.Client(base_url=server.url)
+    client.post("/api/guest").raise_for_status()
+    return client
+
+
+def _answer(client: Client) -> Message:
+    return client.until(lambda m: m["type"] in ("pong", "error"))
+
+
+def test_a_lobby_socket_that_floods_is_answered_then_closed(tmp_path: Path) -> None:
+    """A lobby socket sending pings as fast as it can gets pongs within the allowance a
+    seat has, ``flood`` past it, and is closed (1008) once its patience is spent: one
+    client cannot take the loop from everyone else."""
+    server = Server(sqlite_url(tmp_path / "flood.db"), rate=2).start()
+    try:
+        lobby = server.lobby()
+        lobby.until(lambda m: m["type"] == "lobby")
+        lobby.send({"v": 1, "type": "ping"})
+        assert _answer(lobby)["type"] == "pong"
+        for _ in range(300):
+            try:
+                lobby.send({"v": 1, "type": "ping"})
+            except ConnectionClosed:
+                break
+        assert _closed_code(lobby) == 1008
+        answers = [m for m in lobby.received if m["type"] in ("pong", "error")]
+        assert {m["code"] for m in answers if m["type"] == "error"} == {"flood"}
+        assert 30 <= len(answers) <= 90  # the burst, then the patience: never all 300
+        seeker = _guest(server)
+        ticket = server.seek(seeker, "draw", players=2)["ticket"]
+        watching = server.seek_socket(ticket, seeker)
+        watching.send({"v": 1, "type": "ping"})
+        assert _answer(watching)["type"] == "pong"
+        watching.send({"v": 1, "type": "move", "move": "6-6"})
+        assert _answer(watching)["code"] == "bad_message"
+    finally:
+        server.stop()
+
+
+def test_every_kind_of_socket_counts_against_one_cap_an_address(tmp_path: Path) -> None:
+    server = Server(sqlite_url(tmp_path / "cap.db"), limits={"sockets-per-address": 3}).start()
+    try:
+        made = server.create("draw", [{"kind": "human", "name": "Ann"},
+                                      {"kind": "bot", "level": "easy"}],
+                             options={"target": None})
+        seat = server.socket(made["table"]["id"], made["token"])
+        seat.until(lambda m: m["type"] == "state")
+        lobbies = [server.lobby() for _ in range(2)]
+        for lobby in lobbies:
+            lobby.until(lambda m: m["type"] == "lobby")
+        guest = _guest(server)
+        ticket = server.seek(guest, "draw", players=2)["ticket"]
+        for refused in (server.lobby(), server.seek_socket(ticket, guest),
+                        server.socket(made["table"]["id"])):
+            assert refused.recv()["code"] == "unavailable"
+            assert _closed_code(refused) == 4429
+        lobbies[0].close()
+        again = server.lobby()  # a closed socket makes room for another
+        assert again.until(lambda m: m["type"] == "lobby")["type"] == "lobby"
+    finally:
+        server.stop()
+
+
+def test_the_chat_allowance_is_per_speaker_not_per_socket(server: Server) -> None:
+    """One guest with several lobby sockets says no more than one socket may."""
+    speaker = server.account(f"Sp{random.randrange(10**6)}")
+    sockets = [server.lobby(speaker) for _ in range(3)]
+    listener = server.lobby()
+    for client in (*sockets, listener):
+        client.until(lambda m: m["type"] == "lobby")
+    for n in range(12):
+        sockets[n % 3].send({"v": 1, "type": "chat", "text": f"spam {n}"})
+    heard = [listener.until(lambda m: m["type"] == "chat" and m["text"].startswith("spam"))
+             for _ in range(5)]
+    assert len({m["text"] for m in heard}) == 5
+    with pytest.raises(TimeoutError):
+        listener.until(lambda m: m["type"] == "chat" and m["text"].startswith("spam"),
+                       timeout=1.5)
+    floods = 0
+    for client in sockets:
+        _drain(client)
+        floods += sum(m["type"] == "error" and m["code"] == "flood" for m in client.received)
+    assert floods == 7
+
+
+def _drain(client: Client, quiet: float = 0.5) -> None:
+    try:
+        while True:
+            client.recv(quiet)
+    except TimeoutError:
+        pass
