@@ -12,7 +12,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.server.live import Client, Message, Server, sqlite_url
+from tests.server.live import Client, Message, Server, in_threads, sqlite_url
 
 
 def _closed_code(client: Client, timeout: float = 30) -> int:
@@ -117,3 +117,89 @@ def _drain(client: Client, quiet: float = 0.5) -> None:
             client.recv(quiet)
     except TimeoutError:
         pass
+
+
+def _peak_mib(server: Server) -> float:
+    """The most memory the server's process has held (its peak resident set)."""
+    assert server.process is not None
+    status = Path(f"/proc/{server.process.pid}/status").read_text()
+    line = next(x for x in status.splitlines() if x.startswith("VmHWM:"))
+    return int(line.split()[1]) / 1024
+
+
+def test_a_burst_of_sign_ups_hashes_a_few_at_a_time(tmp_path: Path) -> None:
+    """Sixty sign-ups at once: a few passwords are hashed at a time, the rest wait in a
+    short queue or are refused (503 with Retry-After), and the server's memory stays
+    bounded (it went past 2 GiB when every thread hashed at once)."""
+    server = Server(sqlite_url(tmp_path / "burst.db")).start()
+    try:
+        def sign_up(n: int) -> httpx.Response:
+            return httpx.post(f"{server.url}/api/signup", timeout=120,
+                              json={"name": f"Burst{n}", "password": "correct horse"})
+
+        answers = in_threads([lambda n=n: sign_up(n) for n in range(60)])  # type: ignore[misc]
+        statuses = [a.status_code for a in answers]
+        assert set(statuses) <= {201, 503}, statuses
+        refused = [a for a in answers if a.status_code == 503]
+        assert refused and all(a.headers.get("retry-after") for a in refused)
+        assert 201 in statuses
+        assert _peak_mib(server) < 400
+        assert httpx.get(f"{server.url}/readyz", timeout=10).status_code == 200
+    finally:
+        server.stop()
+
+
+def test_sign_ups_and_password_changes_are_limited_per_address(tmp_path: Path) -> None:
+    server = Server(sqlite_url(tmp_path / "signups.db"),
+                    limits={"signups-per-address": 3}).start()
+    try:
+        ann = httpx.Client(base_url=server.url)
+        assert ann.post("/api/signup", json={"name": "Ann", "password": "correct horse"}
+                        ).status_code == 201
+        assert ann.post("/api/password", json={"old": "correct horse", "new": "battery staple"}
+                        ).status_code == 204
+        assert httpx.post(f"{server.url}/api/signup", json={
+            "name": "Bob", "password": "correct horse"}).status_code == 201
+        for name in ("Cid", "Dan"):
+            refused = httpx.post(f"{server.url}/api/signup",
+                                 json={"name": name, "password": "correct horse"})
+            assert refused.status_code == 429 and refused.headers["retry-after"]
+        assert ann.post("/api/password", json={"old": "battery staple", "new": "x" * 9}
+                        ).status_code == 429
+    finally:
+        server.stop()
+
+
+def _from(address: str) -> dict[str, str]:
+    return {"x-forwarded-for": address}
+
+
+def test_nobody_can_lock_an_owner_out(tmp_path: Path) -> None:
+    """Failed logins are refused per (name, address) and per address: an attacker's
+    wrong passwords lock out the attacker, never the name's owner from elsewhere; a
+    name failed from many addresses has its failures slowed, not its owner refused."""
+    server = Server(sqlite_url(tmp_path / "lockout.db"),
+                    limits={"logins-per-name": 5, "logins-per-address": 20},
+                    extra=["--trust-proxy", "127.0.0.1"]).start()
+    try:
+        url = f"{server.url}/api/login"
+        right = {"name": "Owner", "password": "correct horse"}
+        wrong = {"name": "Owner", "password": "not the password"}
+        httpx.post(f"{server.url}/api/signup", json=right).raise_for_status()
+        attacker = "198.51.100.7"
+        statuses = [httpx.post(url, json=wrong, headers=_from(attacker)).status_code
+                    for _ in range(6)]
+        assert statuses == [401] * 5 + [429]
+        assert httpx.post(url, json=right, headers=_from(attacker)).status_code == 429
+        assert httpx.post(url, json=right, headers=_from("203.0.113.5")).status_code == 200
+        for n in range(15):  # the attacker's own address runs out over other names
+            httpx.post(url, json={"name": f"Other{n}", "password": "x"}, headers=_from(attacker))
+        assert httpx.post(url, json={"name": "Fresh", "password": "x"},
+                          headers=_from(attacker)).status_code == 429
+        spread = [httpx.post(url, json=wrong, headers=_from(f"192.0.2.{n}"), timeout=30)
+                  for n in range(20)]
+        assert {a.status_code for a in spread} == {401}
+        assert httpx.post(url, json=right, headers=_from("203.0.113.5"),
+                          timeout=30).status_code == 200
+    finally:
+        server.stop()

@@ -28,13 +28,12 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.engine import Engine, Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from bones.server.hashing import Hasher
 from bones.server.schema import AccountRow, SessionRow, TokenRow, now
 from bones.server.stats import name_key
 from bones.server.store import hash_token
@@ -102,9 +101,9 @@ def _account(row: AccountRow | Row[int, str, bool, bool]) -> Account:
 class Accounts:
     """The accounts in a store. Each method is one transaction."""
 
-    def __init__(self, engine: Engine, hasher: PasswordHasher | None = None) -> None:
+    def __init__(self, engine: Engine, hasher: Hasher | None = None) -> None:
         self.engine = engine
-        self.hasher = hasher or PasswordHasher()
+        self.hasher = hasher or Hasher()
 
     # -- signing in ----------------------------------------------------------------------
 
@@ -128,6 +127,8 @@ class Accounts:
         the account, keeping its games; anyone else gets a new one. Answers the account
         and the token of a new session (the old one ends)."""
         check_name(name)
+        if self.named(name) is not None:  # found before the costly hash, not after
+            raise Refused(f"the name {name!r} is taken")
         hashed = self.hasher.hash(password)
         current = self.by_session(token) if token else None
         try:
@@ -147,13 +148,17 @@ class Accounts:
 
     def log_in(self, name: str, password: str) -> tuple[Account, str]:
         """The account of that name (any case) if the password is right, and the token
-        of a new session."""
-        with Session(self.engine) as session, session.begin():
+        of a new session. The password is checked with no transaction open, so logins
+        waiting for the hasher hold none of the store's connections."""
+        with Session(self.engine) as session:
             row = session.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
-            if row is None or row.password is None or not self._verify(row.password, password):
-                raise Refused("wrong name or password")
-            if self.hasher.check_needs_rehash(row.password):
-                row.password = self.hasher.hash(password)
+        if row is None or row.password is None or not self.hasher.verify(row.password, password):
+            raise Refused("wrong name or password")
+        again = self.hasher.hash(password) if self.hasher.check_needs_rehash(row.password) else None
+        with Session(self.engine) as session, session.begin():
+            if again is not None:
+                session.execute(update(AccountRow).where(AccountRow.id == row.id)
+                                .values(password=again))
             return _account(row), self._session(session, row.id)
 
     def log_out(self, token: str) -> None:
@@ -162,24 +167,21 @@ class Accounts:
 
     def change_password(self, token: str, old: str, new: str) -> str:
         """A new password for the session's account: every other session of it ends.
-        Answers the token of the session that stays."""
+        Answers the token of the session that stays. The old password is checked before
+        the new one is hashed: a wrong one costs one hash, not two."""
         account = self.by_session(token)
         if account is None or account.guest:
             raise Refused("sign up before you set a password")
+        with Session(self.engine) as session:
+            current = session.get_one(AccountRow, account.id).password
+        if current is None or not self.hasher.verify(current, old):
+            raise Refused("the old password is wrong")
         hashed = self.hasher.hash(new)
         with Session(self.engine) as session, session.begin():
-            row = session.get_one(AccountRow, account.id)
-            if row.password is None or not self._verify(row.password, old):
-                raise Refused("the old password is wrong")
-            row.password = hashed
+            session.execute(update(AccountRow).where(AccountRow.id == account.id)
+                            .values(password=hashed))
             session.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
             return self._session(session, account.id)
-
-    def _verify(self, hashed: str, password: str) -> bool:
-        try:
-            return self.hasher.verify(hashed, password)
-        except (VerificationError, InvalidHashError):
-            return False
 
     @staticmethod
     def _session(session: Session, account: int) -> str:

@@ -33,6 +33,7 @@ from bones.rules import PLAYERS, Rules
 from bones.server.accounts import Accounts
 from bones.server.auth import Caller, Needed, account_routes, player_for, viewer
 from bones.server.guard import Guard
+from bones.server.hashing import Crowded
 from bones.server.hub import Hub, Limited, Settings, Unavailable
 from bones.server.jobs import Analyses, Busy, Gone
 from bones.server.lobby import Lobby
@@ -109,7 +110,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
                             headers=headers)
 
     for refusal, status, retry in ((Unavailable, 503, "2"), (Busy, 503, "30"),
-                                   (Limited, 429, None)):
+                                   (Crowded, 503, "5"), (Limited, 429, None)):
         app.add_exception_handler(refusal, partial(_refused, status, retry))
 
     @app.websocket("/ws/lobby")

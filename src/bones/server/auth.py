@@ -3,8 +3,9 @@ comes from (a session cookie, or a personal API token in ``Authorization: Bearer
 
 The cookie is HttpOnly (no script reads it), SameSite=Lax (another site's pages do not
 send it with their requests) and Secure when the page came over https, as the proxy
-says when the server is told to trust it (``--trust-proxy``). Login attempts are
-limited per name and per address, in Redis when the server has one.
+says when the server is told to trust it (``--trust-proxy``). Failed logins are limited
+per name from one address and per address, sign-ups and password changes per address,
+in Redis when the server has one; passwords are hashed a few at a time (``hashing.py``).
 
 >>> from fastapi.testclient import TestClient
 >>> from bones.server import create_app
@@ -17,12 +18,13 @@ limited per name and per address, in Redis when the server has one.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Annotated
 
 from fastapi import Depends, FastAPI, HTTPException, Request, Response
 from fastapi.concurrency import run_in_threadpool
-from limits import RateLimitItemPerMinute
+from limits import RateLimitItem, RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.aio.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
@@ -34,8 +36,8 @@ from bones.server.protocol import BAD_BODY
 from bones.server.stats import name_key
 from bones.server.table import Player
 
-__all__ = ["COOKIE", "Caller", "Me", "Needed", "account_routes", "caller", "player_for",
-           "viewer"]
+__all__ = ["COOKIE", "SLOW", "Caller", "Logins", "Me", "Needed", "account_routes", "caller",
+           "player_for", "viewer"]
 
 COOKIE = "bones_session"
 log = logging.getLogger("bones.server")
@@ -143,8 +145,14 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
     :func:`caller`)."""
     app.state.accounts = accounts
     limiter = MovingWindowRateLimiter(limit_storage(settings.redis))
-    per_name = RateLimitItemPerMinute(settings.logins_per_name, 5)
-    per_address = RateLimitItemPerMinute(settings.logins_per_address, 5)
+    logins = Logins(limiter, settings)
+    per_address = RateLimitItemPerHour(settings.signups_per_address)
+
+    async def allowance(request: Request, what: str) -> None:
+        """Count a sign-up or a password change against its address's one allowance."""
+        if not await _attempt(limiter, f"passwords:address:{_address(request)}", per_address):
+            raise HTTPException(429, f"too many {what}s from this address; try again "
+                                "later", {"Retry-After": "600"})
 
     @app.get("/api/me", responses={401: {"description": "Not signed in"}})
     def me(account: Needed) -> Me:
@@ -164,10 +172,13 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
     @app.post("/api/signup", status_code=201,
               responses={**BAD_BODY, 409: {"description": "The name is taken, or of the "
                                                   "form kept for guests"}})
-    def sign_up(body: SignUp, request: Request, response: Response) -> Me:
-        """Claim a name with a password; a guest signing up keeps their games."""
+    async def sign_up(body: SignUp, request: Request, response: Response) -> Me:
+        """Claim a name with a password; a guest signing up keeps their games. Limited
+        per address (``--signups-per-address`` an hour)."""
+        await allowance(request, "sign-up")
         try:
-            account, token = accounts.sign_up(body.name, body.password, _session(request))
+            account, token = await run_in_threadpool(accounts.sign_up, body.name,
+                                                     body.password, _session(request))
         except Refused as error:
             raise _refused(error, 409) from None
         _signed_in(response, request, token)
@@ -176,16 +187,15 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
     @app.post("/api/login",
               responses={**BAD_BODY, 401: {"description": "Wrong name or password"}})
     async def log_in(body: LogIn, request: Request, response: Response) -> Me:
-        """Sign in; attempts are limited per name and per address."""
-        address = request.client.host if request.client else "?"
-        by_name = await _attempt(limiter, f"login:name:{name_key(body.name)}", per_name)
-        by_address = await _attempt(limiter, f"login:address:{address}", per_address)
-        if not (by_name and by_address):  # every attempt counts against both
-            raise HTTPException(429, "too many login attempts; wait a few minutes",
-                                {"Retry-After": "60"})
+        """Sign in. Failures are limited per name from one address and per address (429),
+        and a name failed often from everywhere has its failures answered slowly: its
+        owner, elsewhere or with the right password, is never refused."""
+        address = _address(request)
+        await logins.check(body.name, address)
         try:
             account, token = await run_in_threadpool(accounts.log_in, body.name, body.password)
         except Refused as error:
+            await logins.failed(body.name, address)
             raise _refused(error, 401) from None
         _signed_in(response, request, token)
         return _me(account)
@@ -201,13 +211,16 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
     @app.post("/api/password", status_code=204,
               responses={**BAD_BODY,
                          401: {"description": "Not signed in, or a wrong old password"}})
-    def change_password(body: NewPassword, request: Request, response: Response) -> None:
-        """A new password; every other session of the account ends."""
+    async def change_password(body: NewPassword, request: Request, response: Response) -> None:
+        """A new password; every other session of the account ends. Limited per address
+        as sign-ups are."""
         token = _session(request)
         if not token:
             raise HTTPException(401, "not signed in")
+        await allowance(request, "password change")
         try:
-            _signed_in(response, request, accounts.change_password(token, body.old, body.new))
+            _signed_in(response, request, await run_in_threadpool(
+                accounts.change_password, token, body.old, body.new))
         except Refused as error:
             raise _refused(error, 401) from None
 
@@ -242,11 +255,49 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
             raise _refused(error, 404) from None
 
 
-async def _attempt(limiter: MovingWindowRateLimiter, key: str,
-                   item: RateLimitItemPerMinute) -> bool:
-    """Whether one more attempt is allowed; if the count cannot be read, yes (logged)."""
+SLOW = 2.0
+"""Seconds a failed login to a name under attack waits before it is answered."""
+
+
+class Logins:
+    """Failed logins, counted per (name, address), per address and per name."""
+
+    def __init__(self, limiter: MovingWindowRateLimiter, settings: Settings) -> None:
+        self.limiter = limiter
+        self.pair = RateLimitItemPerMinute(settings.logins_per_name, 5)
+        self.address = RateLimitItemPerMinute(settings.logins_per_address, 5)
+        self.name = RateLimitItemPerMinute(settings.logins_per_name * 4, 5)
+
+    def _keys(self, name: str, address: str) -> list[tuple[RateLimitItem, str]]:
+        key = name_key(name)
+        return [(self.pair, f"login:pair:{key}:{address}"),
+                (self.address, f"login:address:{address}")]
+
+    async def check(self, name: str, address: str) -> None:
+        """Refuse (429) an address that failed this name, or any names, too often."""
+        for item, key in self._keys(name, address):
+            if not await _attempt(self.limiter, key, item, peek=True):
+                raise HTTPException(429, "too many failed logins from this address; wait a "
+                                    "few minutes", {"Retry-After": "60"})
+
+    async def failed(self, name: str, address: str) -> None:
+        """Count a failure; one to a name failed often from everywhere is answered late."""
+        for item, key in self._keys(name, address):
+            await _attempt(self.limiter, key, item)
+        if not await _attempt(self.limiter, f"login:name:{name_key(name)}", self.name):
+            await asyncio.sleep(SLOW)
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+async def _attempt(limiter: MovingWindowRateLimiter, key: str, item: RateLimitItem,
+                   peek: bool = False) -> bool:
+    """Whether one more attempt is allowed, counting it (``peek``: without counting);
+    if the count cannot be read, yes (logged)."""
     try:
-        return await limiter.hit(item, key)
+        return await (limiter.test(item, key) if peek else limiter.hit(item, key))
     except Exception as error:
         log.warning("login attempts could not be counted: %s", error)
         return True

@@ -105,9 +105,13 @@ class Settings:
     """REST requests a second one address may make on average (bursts of three times
     that); new WebSockets count too."""
     logins_per_name: int = 5
-    """Login attempts one name may have in five minutes ..."""
+    """Failed logins to one name from one address in five minutes before that address
+    is refused for that name (from elsewhere, the name's owner is not) ..."""
     logins_per_address: int = 20
-    """... and one address, over every name."""
+    """... and from one address over every name; a name failed four times as often
+    from everywhere has its failures answered slowly, never its successes refused."""
+    signups_per_address: int = 10
+    """Sign-ups, and password changes, one address may make in an hour."""
     origins: tuple[str, ...] = ()
     """Origins besides the server's own whose pages may open sockets and post."""
     bot_workers: int = max(1, (os.cpu_count() or 2) - 1)
