@@ -203,3 +203,28 @@ def test_nobody_can_lock_an_owner_out(tmp_path: Path) -> None:
                           timeout=30).status_code == 200
     finally:
         server.stop()
+
+
+def test_quick_match_and_tables_made_by_hand_share_one_allowance(tmp_path: Path) -> None:
+    """Seeks seated with bots at once made table after table past the limit on tables
+    made by hand; now each account and each address has one allowance of unfinished
+    tables, however they were made."""
+    server = Server(sqlite_url(tmp_path / "allowance.db"),
+                    limits={"tables-per-address": 3}).start()
+    try:
+        guest = _guest(server)
+        for _ in range(3):
+            ticket = server.seek(guest, "draw", players=2, bots_after=0)["ticket"]
+            server.seated(ticket, guest)
+        refused = guest.post("/api/seek", json={"variant": "draw", "players": 2,
+                                                "bots_after": 0})
+        assert refused.status_code == 429 and "unfinished tables" in refused.json()["detail"]
+        by_hand = guest.post("/api/tables", json={
+            "variant": "draw", "seats": [{"kind": "human", "me": True},
+                                         {"kind": "bot", "level": "easy"}]})
+        assert by_hand.status_code == 429
+        other = _guest(server)  # another player at the same address
+        assert other.post("/api/seek", json={"variant": "draw", "players": 2}
+                          ).status_code == 429
+    finally:
+        server.stop()

@@ -31,7 +31,7 @@ from bones.match import Match
 from bones.record import RecordError
 from bones.rules import PLAYERS, Rules
 from bones.server.accounts import Accounts
-from bones.server.auth import Caller, Needed, account_routes, player_for, viewer
+from bones.server.auth import Caller, Needed, account_routes, client_address, player_for, viewer
 from bones.server.guard import Guard
 from bones.server.hashing import Crowded
 from bones.server.hub import Hub, Limited, Settings, Unavailable
@@ -116,12 +116,12 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     @app.websocket("/ws/lobby")
     async def lobby_socket(ws: WebSocket) -> None:
         """The lobby's list of public tables, pushed at once and on every change."""
-        await lobby.serve(ws, _address(ws), await viewer(ws))
+        await lobby.serve(ws, client_address(ws), await viewer(ws))
 
     @app.websocket("/ws/seek/{ticket}")
     async def seek_socket(ws: WebSocket, ticket: str) -> None:
         """A quick-match ticket: where it stands every second, then your seat."""
-        await seeker.serve(ws, ticket, _address(ws), await viewer(ws))
+        await seeker.serve(ws, ticket, client_address(ws), await viewer(ws))
 
     _routes(app, hub, analyses)
     seek_routes(app, seeker)
@@ -144,10 +144,6 @@ async def _refused(status: int, retry: str | None, _request: Request,
     a limit reached; ``retry``: the seconds to wait, where waiting helps."""
     return JSONResponse({"detail": str(error)}, status_code=status,
                         headers={"Retry-After": retry} if retry else None)
-
-
-def _address(request: Request | WebSocket) -> str:
-    return request.client.host if request.client else "?"
 
 
 def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
@@ -173,7 +169,7 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
         player = None if mine is None else await run_in_threadpool(
             player_for, accounts, account, mine.name)
         try:
-            table, seat, token = await hub.create(spec, _address(request), player)
+            table, seat, token = await hub.create(spec, client_address(request), player)
         except TableError as error:
             raise HTTPException(403, str(error)) from None
         if seat is None or token is None:
@@ -311,7 +307,7 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
 
     @app.websocket("/ws/{table_id}")
     async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None) -> None:
-        await hub.connect(ws, table_id, token, _address(ws),
+        await hub.connect(ws, table_id, token, client_address(ws),
                           await viewer(ws))
 
 
@@ -332,7 +328,7 @@ async def _analyze(analyses: Analyses, request: Request, key: str, record: dict[
     if not graded:
         return await analyses.positions(key, match, about)
     try:
-        return await analyses.report(key, record, len(match.rounds), _address(request),
+        return await analyses.report(key, record, len(match.rounds), client_address(request),
                                      request.is_disconnected, about)
     except Gone:
         raise HTTPException(499, "the client left before the analysis was done") from None

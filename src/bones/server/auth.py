@@ -37,7 +37,7 @@ from bones.server.stats import name_key
 from bones.server.table import Player
 
 __all__ = ["COOKIE", "SLOW", "Caller", "Logins", "Me", "Needed", "account_routes", "caller",
-           "player_for", "viewer"]
+           "client_address", "player_for", "viewer"]
 
 COOKIE = "bones_session"
 log = logging.getLogger("bones.server")
@@ -150,7 +150,7 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
 
     async def allowance(request: Request, what: str) -> None:
         """Count a sign-up or a password change against its address's one allowance."""
-        if not await _attempt(limiter, f"passwords:address:{_address(request)}", per_address):
+        if not await _attempt(limiter, f"passwords:address:{client_address(request)}", per_address):
             raise HTTPException(429, f"too many {what}s from this address; try again "
                                 "later", {"Retry-After": "600"})
 
@@ -190,7 +190,7 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
         """Sign in. Failures are limited per name from one address and per address (429),
         and a name failed often from everywhere has its failures answered slowly: its
         owner, elsewhere or with the right password, is never refused."""
-        address = _address(request)
+        address = client_address(request)
         await logins.check(body.name, address)
         try:
             account, token = await run_in_threadpool(accounts.log_in, body.name, body.password)
@@ -288,8 +288,10 @@ class Logins:
             await asyncio.sleep(SLOW)
 
 
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "?"
+def client_address(connection: HTTPConnection) -> str:
+    """The address a request or socket comes from (the proxy's client behind
+    ``--trust-proxy``): what per-address limits count."""
+    return connection.client.host if connection.client else "?"
 
 
 async def _attempt(limiter: MovingWindowRateLimiter, key: str, item: RateLimitItem,

@@ -333,7 +333,7 @@ class Hub:
                      player: Player | None = None) -> tuple[Table, int | None, str | None]:
         """A new table; ``player`` (the creator) takes the seat the spec marks as theirs
         and gets its token."""
-        self._check_creator(creator)
+        await self.may_make(creator, player.account if player else None)
         mine = next((n for n, s in enumerate(spec.seats)
                      if isinstance(s, HumanSeat) and s.mine), None)
         takers: dict[int, Player] = {}
@@ -343,11 +343,11 @@ class Hub:
         table, tokens = await self._made(spec, takers, creator)
         return table, mine, tokens.get(mine) if mine is not None else None
 
-    async def seat_together(self, spec: CreateTable,
-                            players: dict[int, Player]) -> tuple[Table, dict[int, str]]:
-        """A new table with ``players`` in their seats at once (a quick match's): the
-        table and each seat's token."""
-        return await self._made(spec, players, None)
+    async def seat_together(self, spec: CreateTable, players: dict[int, Player],
+                            creator: str | None = None) -> tuple[Table, dict[int, str]]:
+        """A new table with ``players`` in their seats at once (a quick match's, sought
+        from the address ``creator``): the table and each seat's token."""
+        return await self._made(spec, players, creator)
 
     async def _made(self, spec: CreateTable, players: dict[int, Player],
                     creator: str | None) -> tuple[Table, dict[int, str]]:
@@ -433,11 +433,18 @@ class Hub:
                     await other.tell(told)
             await self._broadcast(live, [])
 
-    def _check_creator(self, creator: str | None) -> None:
+    async def may_make(self, address: str | None, account: int | None) -> None:
+        """Refuse (``Limited``) one more table from an address, or for an account, that
+        has its allowance of unfinished tables: whether made by hand or by quick match,
+        the same allowance. An account's are counted in the store, so every process
+        counts them alike."""
         limit = self.settings.tables_per_address
-        if creator is not None and len(self.unfinished.get(creator, ())) >= limit:
+        if address is not None and len(self.unfinished.get(address, ())) >= limit:
             raise Limited(f"at most {limit} unfinished tables from one address; finish "
                           "or leave one first")
+        if account is not None and await self._read(self.store.playing, account) >= limit:
+            raise Limited(f"at most {limit} unfinished tables a player; finish or leave "
+                          "one first")
 
     async def join(self, table_id: str, player: Player, seat: int | None,
                    invite: str | None = None) -> Joined:

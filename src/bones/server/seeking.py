@@ -26,11 +26,11 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from fastapi import FastAPI, HTTPException
+from fastapi import FastAPI, HTTPException, Request
 
 from bones.server.accounts import Account
 from bones.server.allowance import Allowance, messages
-from bones.server.auth import Needed
+from bones.server.auth import Needed, client_address
 from bones.server.hub import Hub
 from bones.server.matching import Group, Member, Ticket, pair_up, seating
 from bones.server.protocol import (
@@ -88,6 +88,8 @@ class Seeker:
         self.book.wake = self._wake
         self.me = secrets.token_hex(8)
         self.waiters: dict[str, set[asyncio.Event]] = {}
+        self.addresses: dict[str, str] = {}
+        """The address each ticket sought here came from: its table counts against it."""
         self.figures = Figures()
         self._task: asyncio.Task[None] | None = None
         hub.metrics.watch("bones_quick_matches", "Tables quick match made in this process",
@@ -104,9 +106,13 @@ class Seeker:
 
     # -- seeks ---------------------------------------------------------------------------
 
-    async def seek(self, seek: Seek, player: Player) -> SeekingMessage:
-        """Queue a player's seek (their earlier one dropped): where it stands."""
+    async def seek(self, seek: Seek, player: Player, address: str | None = None
+                   ) -> SeekingMessage:
+        """Queue a player's seek (their earlier one dropped), from ``address``: where it
+        stands. A player, or an address, with its allowance of unfinished tables is
+        refused (``Limited``), as a table made by hand would be."""
         assert seek.players is not None and player.account is not None
+        await self.hub.may_make(address, player.account)
         member = await self._member(player, seek.variant, seek.players)
         now = time.time()
         ticket = Ticket(secrets.token_urlsafe(12), seek.variant, seek.players, (member,), now,
@@ -114,6 +120,8 @@ class Seeker:
                         code=secrets.token_urlsafe(9) if seek.pair else None,
                         bots_after=seek.bots_after, level=seek.level)
         await self.book.put(ticket, now)
+        if address is not None:
+            self.addresses[ticket.id] = address
         return await self._standing(ticket, now)
 
     async def join_pair(self, code: str, player: Player) -> SeekingMessage | None:
@@ -235,6 +243,7 @@ class Seeker:
             for ticket, seen in found:
                 if max(seen, ticket.since) < now - self.stale:
                     await self.book.drop(ticket)
+                    self.addresses.pop(ticket.id, None)
                 else:
                     tickets[ticket.id] = ticket
             started = time.process_time()
@@ -260,7 +269,8 @@ class Seeker:
             public=True, rated=first.rated)
         players = {n: Player(m.name, m.account, m.guest) for n, m in enumerate(seats) if m}
         try:
-            table, tokens = await self.hub.seat_together(spec, players)
+            table, tokens = await self.hub.seat_together(
+                spec, players, self.addresses.pop(first.id, None))
         except Exception:
             log.exception("a quick match's table could not be made; its players wait on")
             for ticket in tickets:
@@ -298,15 +308,17 @@ def seek_routes(app: FastAPI, seeker: Seeker) -> None:
 
     @app.post("/api/seek", status_code=201, responses={
         **BAD_BODY, 401: {"description": "Not signed in (a guest is)"},
-        403: {"description": "A rated seek by someone who has not signed up"}})
-    async def seek(body: Seek, account: Needed) -> SeekingMessage:
+        403: {"description": "A rated seek by someone who has not signed up"},
+        429: {"description": "The player, or the address, has its allowance of unfinished "
+              "tables"}})
+    async def seek(body: Seek, request: Request, account: Needed) -> SeekingMessage:
         """Play now: queue for a game with players near your rating (an earlier seek of
         yours is dropped). Watch the ticket on ``/ws/seek/{ticket}`` (or poll
         ``GET /api/seek/{ticket}``) until it says your seat; a ticket nobody watches
         for 15 s is dropped."""
         if body.rated and account.guest:
             raise HTTPException(403, "a rated game is for players who signed up")
-        return await seeker.seek(body, _player(account))
+        return await seeker.seek(body, _player(account), client_address(request))
 
     @app.post("/api/seek/pair/{code}", responses={
         401: {"description": "Not signed in"}, 403: {"description": "A rated pair and you "

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Update, bindparam, create_engine, event, insert, select, update
+from sqlalchemy import Update, bindparam, create_engine, event, func, insert, select, update
 from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
@@ -217,6 +217,14 @@ class Store:
             rows = session.scalars(
                 select(TableRow).where(TableRow.finished.is_(None)).order_by(TableRow.created))
             return [self._saved(session, row) for row in rows]
+
+    def playing(self, account_id: int) -> int:
+        """How many unfinished tables the account has a seat at, however they were made."""
+        query = (select(func.count()).select_from(SeatRow)
+                 .join(TableRow, TableRow.id == SeatRow.table_id)
+                 .where(SeatRow.account_id == account_id, TableRow.finished.is_(None)))
+        with self.engine.connect() as connection:
+            return int(connection.execute(query).scalar_one())
 
     def open_ids(self) -> list[str]:
         """The ids of every table whose match is not over."""
