@@ -43,7 +43,7 @@ class Server:
         self.limits = {"rest-rate": 100_000, "tables-per-address": 100_000,
                        "sockets-per-address": 100_000, "think-floor": 0,
                        "logins-per-name": 100_000, "logins-per-address": 100_000,
-                       "signups-per-address": 100_000,
+                       "signups-per-address": 100_000, "guests-per-address": 100_000,
                        **(limits or {})}
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"

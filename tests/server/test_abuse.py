@@ -6,12 +6,19 @@ Redis and PostgreSQL trouble, look-alike names, tokens and the games list."""
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from pathlib import Path
 
 import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from bones.server import accounts as accounts_module
+from bones.server.accounts import GUEST_DAYS, Accounts
+from bones.server.chat import Chat
+from bones.server.schema import now
+from bones.server.store import Store
+from bones.server.table import Player
 from tests.server.live import Client, Message, Server, in_threads, sqlite_url
 
 
@@ -226,5 +233,42 @@ def test_quick_match_and_tables_made_by_hand_share_one_allowance(tmp_path: Path)
         other = _guest(server)  # another player at the same address
         assert other.post("/api/seek", json={"variant": "draw", "players": 2}
                           ).status_code == 429
+    finally:
+        server.stop()
+
+
+def test_guest_names_never_run_out_and_idle_guests_are_forgotten(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store("sqlite://")
+    accounts, chat = Accounts(store.engine), Chat(store.engine)
+    taken, _ = accounts.guest()
+    digits = taken.name.removeprefix("Guest")
+    monkeypatch.setattr(accounts_module.secrets, "randbelow", lambda n: int(digits) % n)
+    longer, _ = accounts.guest()  # every six-digit name "taken": a longer one is free
+    assert longer.name.startswith("Guest") and len(longer.name) > len(taken.name)
+    monkeypatch.undo()
+    idle, idle_session = accounts.guest()
+    seated, _ = accounts.guest()
+    talker, _ = accounts.guest()
+    store.create("t1", {"rules": {"variant": "draw"}}, [{"kind": "human"}, {"kind": "bot"}])
+    store.take_seat("t1", 0, seated.name, "hash", seated.id)
+    chat.say(None, "lobby", Player(talker.name, talker.id, True), "hello")
+    assert accounts.forget_guests(now() - timedelta(days=GUEST_DAYS)) == 0  # too young
+    later = now() + timedelta(days=GUEST_DAYS, minutes=1)
+    assert accounts.forget_guests(later - timedelta(days=GUEST_DAYS)) == 3
+    assert accounts.by_session(idle_session) is None
+    assert accounts.named(seated.name) and accounts.named(talker.name)
+    assert accounts.named(idle.name) is None
+
+
+def test_new_guests_are_limited_per_address(tmp_path: Path) -> None:
+    server = Server(sqlite_url(tmp_path / "guests.db"),
+                    limits={"guests-per-address": 3}).start()
+    try:
+        answers = [httpx.post(f"{server.url}/api/guest") for _ in range(4)]
+        assert [a.status_code for a in answers] == [200, 200, 200, 429]
+        assert answers[-1].headers["retry-after"]
+        signed_in = httpx.Client(base_url=server.url, cookies=answers[0].cookies)
+        assert signed_in.post("/api/guest").status_code == 200  # who you are, not a new one
     finally:
         server.stop()

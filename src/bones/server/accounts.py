@@ -23,28 +23,48 @@ bones.server.accounts.Refused: wrong name or password
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import bindparam, delete, exists, select, update
 from sqlalchemy.engine import Engine, Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from bones.server.hashing import Hasher
-from bones.server.schema import AccountRow, SessionRow, TokenRow, now
+from bones.server.schema import (
+    AccountRow,
+    ChatRow,
+    ReportRow,
+    SeatRow,
+    SessionRow,
+    TokenRow,
+    now,
+)
 from bones.server.stats import name_key
 from bones.server.store import hash_token
 
-__all__ = ["NAME", "SESSION_DAYS", "Account", "Accounts", "ApiToken", "Refused", "check_name"]
+__all__ = ["GUEST_DAYS", "NAME", "SESSION_DAYS", "Account", "Accounts", "ApiToken", "Refused",
+           "check_name", "forget_guests"]
 
 SESSION_DAYS = 30
 """A session lasts this long after it was last renewed (renewed halfway through)."""
 TOKEN_PREFIX = "bones_"
+GUEST_DIGITS = (6, 8, 10, 12)
+"""The digits of a guest's name: more once the shorter are hard to find free."""
+GUEST_DAYS = 1
+"""Days after which a guest who never played nor chatted is forgotten."""
+FORGOTTEN_AT_ONCE = 10_000
+"""Guests forgotten in one transaction at most."""
 NAME = r"^[^\W_][\w-]{1,23}$"
 """The form of a name an account may claim (Python's and JSON Schema's regex)."""
+
+
+log = logging.getLogger("bones.server")
 
 
 class Refused(ValueError):
@@ -108,9 +128,12 @@ class Accounts:
     # -- signing in ----------------------------------------------------------------------
 
     def guest(self) -> tuple[Account, str]:
-        """A new guest account and the token of its session."""
-        for _ in range(20):
-            name = f"Guest{secrets.randbelow(10**6):06d}"
+        """A new guest account and the token of its session. Its name is ``Guest`` and
+        six digits while those are easily found free, then longer: the names never run
+        out (and guests who never played are forgotten, :meth:`forget_guests`)."""
+        for attempt in range(GUEST_DIGITS[-1]):
+            digits = GUEST_DIGITS[min(attempt // 3, len(GUEST_DIGITS) - 1)]
+            name = f"Guest{secrets.randbelow(10**digits):0{digits}d}"
             try:
                 with Session(self.engine) as session, session.begin():
                     row = AccountRow(name=name, name_key=name_key(name), bot=False)
@@ -120,6 +143,21 @@ class Accounts:
             except IntegrityError:
                 continue
         raise Refused("no guest name is free just now; try again")
+
+    def forget_guests(self, before: datetime) -> int:
+        """Forget the guests made before ``before`` who never took a seat or said a
+        word (their sessions with them): how many."""
+        idle = (select(AccountRow.id).where(
+            AccountRow.password.is_(None), AccountRow.created < before,
+            ~exists().where(SeatRow.account_id == AccountRow.id),
+            ~exists().where(ChatRow.account_id == AccountRow.id),
+            ~exists().where(ReportRow.reporter_id == AccountRow.id)))
+        with Session(self.engine) as session, session.begin():
+            ids = list(session.scalars(idle.limit(FORGOTTEN_AT_ONCE)))
+            if ids:
+                session.execute(delete(SessionRow).where(SessionRow.account_id.in_(ids)))
+                session.execute(delete(AccountRow).where(AccountRow.id.in_(ids)))
+            return len(ids)
 
     def sign_up(self, name: str, password: str, token: str | None = None
                 ) -> tuple[Account, str]:
@@ -258,3 +296,17 @@ class Accounts:
                 TokenRow.revoked.is_(None)).values(revoked=now()))
             if not done.rowcount:  # type: ignore[attr-defined]
                 raise Refused(f"no token {token_id} of yours to revoke")
+
+
+async def forget_guests(accounts: Accounts, every: float = 3600.0) -> None:
+    """Forget the idle guests of more than :data:`GUEST_DAYS` days, every ``every``
+    seconds, for as long as the server runs (each process does it: the same rows)."""
+    while True:
+        try:
+            before = now() - timedelta(days=GUEST_DAYS)
+            forgotten = await asyncio.to_thread(accounts.forget_guests, before)
+            if forgotten:
+                log.info("%d idle guests forgotten", forgotten)
+        except Exception as error:  # the store is away: next time
+            log.warning("idle guests could not be forgotten: %s", error)
+        await asyncio.sleep(every)

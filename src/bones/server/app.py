@@ -9,6 +9,7 @@ the web client's files.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import mimetypes
@@ -30,7 +31,7 @@ from bones import bots
 from bones.match import Match
 from bones.record import RecordError
 from bones.rules import PLAYERS, Rules
-from bones.server.accounts import Accounts
+from bones.server.accounts import Accounts, forget_guests
 from bones.server.auth import Caller, Needed, account_routes, client_address, player_for, viewer
 from bones.server.guard import Guard
 from bones.server.hashing import Crowded
@@ -82,13 +83,16 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     lobby = Lobby(hub.public_tables, ratings, hub.chat, hub.allowance, hub.settings.redis)
     hub.on_listing = lobby.changed
     seeker = Seeker(hub, ratings, hub.settings.redis)
+    accounts = Accounts(hub.store.engine)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.load()
         lobby.start()
         await seeker.start()
+        forgetting = asyncio.create_task(forget_guests(accounts))
         yield
+        forgetting.cancel()
         await seeker.close()
         lobby.close()
         await hub.close()
@@ -123,7 +127,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
         """A quick-match ticket: where it stands every second, then your seat."""
         await seeker.serve(ws, ticket, client_address(ws), await viewer(ws))
 
-    _routes(app, hub, analyses)
+    _routes(app, hub, analyses, accounts)
     seek_routes(app, seeker)
     _pages(app)
     return app
@@ -146,14 +150,13 @@ async def _refused(status: int, retry: str | None, _request: Request,
                         headers={"Retry-After": retry} if retry else None)
 
 
-def _routes(app: FastAPI, hub: Hub, analyses: Analyses) -> None:
+def _routes(app: FastAPI, hub: Hub, analyses: Analyses, accounts: Accounts) -> None:
     @app.get("/api/variants")
     def variants() -> dict[str, dict[str, Any]]:
         """Each variant's player counts, default rules and the bot levels."""
         return {v: {"players": list(players), "rules": Rules.preset(v).to_dict(),
                     "levels": list(bots.LEVELS)} for v, players in PLAYERS.items()}
 
-    accounts = Accounts(hub.store.engine)
     account_routes(app, accounts, hub.settings)
     profile_routes(app, hub.store, accounts)
 

@@ -147,6 +147,7 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
     limiter = MovingWindowRateLimiter(limit_storage(settings.redis))
     logins = Logins(limiter, settings)
     per_address = RateLimitItemPerHour(settings.signups_per_address)
+    guests = RateLimitItemPerHour(settings.guests_per_address)
 
     async def allowance(request: Request, what: str) -> None:
         """Count a sign-up or a password change against its address's one allowance."""
@@ -160,12 +161,19 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
         return _me(account)
 
     @app.post("/api/guest")
-    def guest(request: Request, response: Response, account: Caller) -> Me:
+    async def guest(request: Request, response: Response, account: Caller) -> Me:
         """Play at once: a guest account with a generated name, held by the session
-        cookie (the caller's own account if already signed in)."""
+        cookie (the caller's own account if already signed in). New guests are limited
+        per address (``--guests-per-address`` an hour)."""
         if account is not None:
             return _me(account)
-        made, token = accounts.guest()
+        if not await _attempt(limiter, f"guests:address:{client_address(request)}", guests):
+            raise HTTPException(429, "too many new guests from this address; sign in or try "
+                                "again later", {"Retry-After": "600"})
+        try:
+            made, token = await run_in_threadpool(accounts.guest)
+        except Refused as error:
+            raise HTTPException(503, str(error), {"Retry-After": "1"}) from None
         _signed_in(response, request, token)
         return _me(made)
 

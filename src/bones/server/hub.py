@@ -112,6 +112,8 @@ class Settings:
     from everywhere has its failures answered slowly, never its successes refused."""
     signups_per_address: int = 10
     """Sign-ups, and password changes, one address may make in an hour."""
+    guests_per_address: int = 30
+    """New guests one address may be given in an hour."""
     origins: tuple[str, ...] = ()
     """Origins besides the server's own whose pages may open sockets and post."""
     bot_workers: int = max(1, (os.cpu_count() or 2) - 1)
