@@ -77,6 +77,9 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--origin", action="append", default=[],
                        help="another origin whose pages may use this server (repeatable), "
                        "e.g. https://bones.example behind a proxy")
+    serve.add_argument("--metrics-from", default=None, metavar="ADDRESSES",
+                       help="addresses or networks /metrics answers (comma-separated; "
+                       "default the loopback); BONES_METRICS_TOKEN opens it from anywhere")
     serve.add_argument("--redis", default=None, metavar="URL",
                        help="put the bots' jobs on this Redis for `bones worker`s to take")
     serve.add_argument("--trust-proxy", default=None, metavar="ADDRESSES",
@@ -210,7 +213,9 @@ def serve(args: argparse.Namespace) -> int:
 
     settings = Settings(**{name: getattr(args, name) for name in TUNED},
                         burst=max(Settings.burst, int(args.rate * 3)),
-                        origins=tuple(args.origin), redis=args.redis)
+                        origins=tuple(args.origin), redis=args.redis,
+                        metrics_from=tuple(args.metrics_from.split(",")) if args.metrics_from
+                        else Settings.metrics_from)
     app = create_app(args.db or DEFAULT_DB, settings)
     settle()
     print(f"bones: open http://{args.host}:{args.port}/", flush=True)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
+import subprocess
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -81,3 +84,27 @@ def redis_url() -> str:
     url = urlsplit(url)._replace(path=f"/{db}").geturl()  # with or without a database
     redis.Redis.from_url(url).flushdb()
     return url
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def pg(command: str, folder: Path) -> str:
+    """Start, stop or resume the PostgreSQL in ``folder`` (scripts/pg-temp)."""
+    done = subprocess.run(["bash", str(ROOT / "scripts/pg-temp"), command, str(folder)],
+                          check=True, capture_output=True, text=True)
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def postgres() -> Iterator[tuple[str, Path]]:
+    """A PostgreSQL of this test's own, which the test may stop and start (in a folder
+    of /tmp's own: pytest's are closed to the postgres user)."""
+    folder = Path(tempfile.mkdtemp(prefix="bones-pg-"))
+    try:
+        url = pg("start", folder)
+    except (subprocess.CalledProcessError, FileNotFoundError) as error:
+        pytest.fail(f"the outage test needs PostgreSQL (scripts/test installs it): {error}")
+    yield url, folder
+    pg("stop", folder)
+    shutil.rmtree(folder, ignore_errors=True)

@@ -137,8 +137,9 @@ class Server:
     def socket(self, table_id: str, token: str | None = None,
                signed_in: httpx.Client | None = None) -> Client:
         """A seat's socket (with its token), or a spectator's (with ``signed_in``'s
-        session, if given)."""
-        query = "" if token is None else f"?token={token}"
+        session, if given, and the invite's secret of a private table this client made)."""
+        invite = self.invites.get(table_id)  # a private table is watched with its secret
+        query = f"?token={token}" if token else f"?invite={invite}" if invite else ""
         return Client(f"ws://127.0.0.1:{self.port}/ws/{table_id}{query}", signed_in)
 
 

@@ -19,7 +19,8 @@ from bones.server.chat import Chat
 from bones.server.schema import now
 from bones.server.store import Store
 from bones.server.table import Player
-from tests.server.live import Client, Message, Server, in_threads, sqlite_url
+from tests.server.conftest import pg
+from tests.server.live import Client, Message, Server, in_threads, play_out, sqlite_url
 
 
 def _closed_code(client: Client, timeout: float = 30) -> int:
@@ -270,5 +271,96 @@ def test_new_guests_are_limited_per_address(tmp_path: Path) -> None:
         assert answers[-1].headers["retry-after"]
         signed_in = httpx.Client(base_url=server.url, cookies=answers[0].cookies)
         assert signed_in.post("/api/guest").status_code == 200  # who you are, not a new one
+    finally:
+        server.stop()
+
+
+def test_a_private_game_stays_private_after_its_end(server: Server) -> None:
+    """A finished private table is not in the public games list (only in its players'
+    own), and nobody without its invite's secret watches it or hears its chat."""
+    name = f"Pv{random.randrange(10**6)}"
+    ann = server.account(name)
+    made = server.create("draw", [{"kind": "human", "me": True},
+                                  {"kind": "bot", "level": "easy"}],
+                         client=ann, options={"target": None})
+    table = made["table"]["id"]
+    seat = server.socket(table, made["token"])
+    seat.send({"v": 1, "type": "chat", "text": "our secret"})
+    seat.until(lambda m: m["type"] == "chat")
+    play_out(seat, random.Random(3))
+    ids = {g["id"] for g in httpx.get(f"{server.url}/api/games?limit=200").json()}
+    assert table not in ids
+    assert table not in {g["id"] for g in server.get(f"/api/games?name={name}")}
+    assert table in {g["id"] for g in ann.get(f"/api/games?name={name}").json()}
+    stranger = Client(f"ws://127.0.0.1:{server.port}/ws/{table}")
+    assert stranger.recv()["type"] == "error"
+    assert _closed_code(stranger) == 4403
+    assert all(m["type"] != "chat" for m in stranger.received)
+    friend = server.socket(table)  # with the secret the creator was given
+    assert friend.until(lambda m: m["type"] == "chat")["text"] == "our secret"
+
+
+def test_the_games_list_pages_by_key(server: Server) -> None:
+    first = httpx.get(f"{server.url}/api/games?limit=2").json()
+    for _ in range(3 - len(first)):  # a few public games to page through
+        made = server.create("draw", [{"kind": "human", "name": f"Kp{random.randrange(10**6)}"},
+                                      {"kind": "bot", "level": "easy"}],
+                             options={"target": None}, public=True)
+        play_out(server.socket(made["table"]["id"], made["token"]), random.Random(4))
+    everything = httpx.get(f"{server.url}/api/games?limit=200").json()
+    pages = []
+    before: str | None = None
+    while True:
+        query = f"/api/games?limit=2{f'&before={before}' if before else ''}"
+        page = httpx.get(f"{server.url}{query}").json()
+        if not page:
+            break
+        pages.extend(page)
+        before = page[-1]["id"]
+    assert [g["id"] for g in pages] == [g["id"] for g in everything]
+
+
+def test_the_figures_are_the_operators(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/metrics`` told a bot's forced moves from its think counter: the figures answer
+    only the addresses ``--metrics-from`` names, or a request with the operator's token."""
+    monkeypatch.setenv("BONES_METRICS_TOKEN", "operator-secret")
+    server = Server(sqlite_url(tmp_path / "figures.db"),
+                    extra=["--metrics-from", "192.0.2.0/24"]).start()
+    try:
+        for path in ("/metrics", "/api/metrics"):
+            assert httpx.get(f"{server.url}{path}").status_code == 403
+            assert httpx.get(f"{server.url}{path}", headers={
+                "authorization": "Bearer wrong"}).status_code == 403
+            assert httpx.get(f"{server.url}{path}", headers={
+                "authorization": "Bearer operator-secret"}).status_code == 200
+    finally:
+        server.stop()
+    local = Server(sqlite_url(tmp_path / "figures.db")).start()  # the loopback, by default
+    try:
+        assert httpx.get(f"{local.url}/metrics").status_code == 200
+    finally:
+        local.stop()
+
+
+def test_rest_during_a_postgresql_outage_answers_503(postgres: tuple[str, Path]) -> None:
+    url, folder = postgres
+    server = Server(url).start()
+    try:
+        guest = _guest(server)
+        pg("stop", folder)
+        try:
+            answers = [guest.get("/api/me", timeout=30), httpx.post(f"{server.url}/api/guest",
+                                                                     timeout=30),
+                       httpx.get(f"{server.url}/api/games", timeout=30),
+                       httpx.post(f"{server.url}/api/tables", timeout=30, json={
+                           "variant": "draw", "seats": [{"kind": "human", "name": "Ann"},
+                                                        {"kind": "bot", "level": "easy"}]})]
+            for answer in answers:
+                assert answer.status_code == 503, (answer.request.url, answer.text)
+                assert answer.headers["retry-after"]
+                assert "postgres" not in answer.text.lower()
+        finally:
+            pg("resume", folder)
+        assert guest.get("/api/me", timeout=30).status_code == 200
     finally:
         server.stop()

@@ -7,13 +7,9 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import sqlite3
-import subprocess
-import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,30 +19,9 @@ from websockets.exceptions import InvalidStatus
 
 from bones import Match, Rules
 from bones.analysis import frames
+from tests.server.conftest import pg
 from tests.server.fakes import in_a_thread
 from tests.server.live import Client, Message, Server, my_turn, play_out, sqlite_url
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _pg(command: str, folder: Path) -> str:
-    done = subprocess.run(["bash", str(ROOT / "scripts/pg-temp"), command, str(folder)],
-                          check=True, capture_output=True, text=True)
-    return done.stdout.strip()
-
-
-@pytest.fixture
-def postgres() -> Iterator[tuple[str, Path]]:
-    """A PostgreSQL of this test's own, which the test may stop and start (in a folder
-    of /tmp's own: pytest's are closed to the postgres user)."""
-    folder = Path(tempfile.mkdtemp(prefix="bones-pg-"))
-    try:
-        url = _pg("start", folder)
-    except (subprocess.CalledProcessError, FileNotFoundError) as error:
-        pytest.fail(f"the outage test needs PostgreSQL (scripts/test installs it): {error}")
-    yield url, folder
-    _pg("stop", folder)
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _drain(client: Client, quiet: float = 0.4) -> None:
@@ -115,8 +90,8 @@ def test_a_postgresql_outage_changes_nothing_and_tables_resume(
     url, folder = postgres
     server = Server(url).start()
     try:
-        _outage_changes_nothing(server, lambda: _pg("stop", folder),
-                                lambda: _pg("resume", folder), readiness=True)
+        _outage_changes_nothing(server, lambda: pg("stop", folder),
+                                lambda: pg("resume", folder), readiness=True)
     finally:
         server.stop()
 

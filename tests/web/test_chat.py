@@ -38,15 +38,16 @@ def test_chat_at_a_table_is_text_and_keeps_its_rooms(web: Server, browser: Brows
                               browser.new_context(**DESKTOP))  # type: ignore[arg-type]
     dialogs: list[str] = []
     ann = Player(host.new_page(), web, random.Random(1))
-    table = ann.new_game("draw", players=2, target="null", levels=("friend",), name=f"Ch{tag}")
+    ann.new_game("draw", players=2, target="null", levels=("friend",), name=f"Ch{tag}")
     ben = Player(friend.new_page(), web, random.Random(2))
     sign_in(ben.page, web.url, f"Bh{tag}")
-    ben.page.goto(ann.page.locator("#invite-link").input_value())
+    link = ann.page.locator("#invite-link").input_value()
+    ben.page.goto(link)
     ben.page.click("#join button[type=submit]")
     spectator = watching.new_page()
     for page in (ann.page, ben.page, spectator):
         page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    spectator.goto(f"{web.url}/t/{table}")
+    spectator.goto(link)  # a private table is watched through its invite link
     spectator.click("#join button[type=button]")  # watch
     spectator.wait_for_selector("#table")
     for player in (ann, ben):

@@ -130,10 +130,11 @@ def test_play_again_is_an_offer_the_friend_accepts(web: Server, browser: Browser
     ann.page.wait_for_selector("#invite-link")
     ben = Player(friend.new_page(), web, random.Random(7))
     sign_in(ben.page, web.url, "Ben")
-    ben.page.goto(ann.page.locator("#invite-link").input_value())
+    link = ann.page.locator("#invite-link").input_value()
+    ben.page.goto(link)
     ben.page.click("#join button[type=submit]")
     spectator = watching.new_page()
-    spectator.goto(f"{web.url}/t/{table}")
+    spectator.goto(link)  # a private table is watched through its invite link
     spectator.click("#join button[type=button]")
     play_together([ann, ben])
     spectator.wait_for_selector("#match-over")

@@ -20,11 +20,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Query, Request, WebSocket
+from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bones import bots
@@ -32,7 +34,15 @@ from bones.match import Match
 from bones.record import RecordError
 from bones.rules import PLAYERS, Rules
 from bones.server.accounts import Accounts, forget_guests
-from bones.server.auth import Caller, Needed, account_routes, client_address, player_for, viewer
+from bones.server.auth import (
+    Caller,
+    Needed,
+    account_routes,
+    client_address,
+    operator_only,
+    player_for,
+    viewer,
+)
 from bones.server.guard import Guard
 from bones.server.hashing import Crowded
 from bones.server.hub import Hub, Limited, Settings, Unavailable
@@ -69,6 +79,7 @@ LIMITED: dict[int | str, dict[str, Any]] = {
 SEATING: dict[int | str, dict[str, Any]] = {
     401: {"description": "Not signed in and no name given, or an API token revoked"},
     409: {"description": "The name is an account's, or not the signed-in account's"}}
+STORE_AWAY = "the store cannot be reached just now; try again in a moment"
 MOST_MOVES = 1000
 """The longest record the server grades (a long Kozel match has about 600 moves)."""
 WEB = Path(str(resources.files("bones") / "web"))
@@ -113,8 +124,11 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
         return JSONResponse({"detail": error.detail}, status_code=error.status_code,
                             headers=headers)
 
-    for refusal, status, retry in ((Unavailable, 503, "2"), (Busy, 503, "30"),
-                                   (Crowded, 503, "5"), (Limited, 429, None)):
+    # The store away (a lost connection, a locked file, a pool waited on too long): 503.
+    for refusal, status, retry in ((Unavailable, 503, "2"), (OperationalError, 503, "2"),
+                                   (InterfaceError, 503, "2"), (PoolTimeout, 503, "2"),
+                                   (Busy, 503, "30"), (Crowded, 503, "5"),
+                                   (Limited, 429, None)):
         app.add_exception_handler(refusal, partial(_refused, status, retry))
 
     @app.websocket("/ws/lobby")
@@ -145,8 +159,11 @@ def _methods(app: FastAPI, request: Request) -> set[str]:
 async def _refused(status: int, retry: str | None, _request: Request,
                    error: Exception) -> JSONResponse:
     """A request the server turns down for now: the store is away, the queue full, or
-    a limit reached; ``retry``: the seconds to wait, where waiting helps."""
-    return JSONResponse({"detail": str(error)}, status_code=status,
+    a limit reached; ``retry``: the seconds to wait, where waiting helps. The store's
+    own errors are not told (they name its hosts and queries)."""
+    detail = (STORE_AWAY if isinstance(error, OperationalError | InterfaceError | PoolTimeout)
+              else str(error))
+    return JSONResponse({"detail": detail}, status_code=status,
                         headers={"Retry-After": retry} if retry else None)
 
 
@@ -236,12 +253,18 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses, accounts: Accounts) -> N
             raise HTTPException(409, str(error)) from None
 
     @app.get("/api/games")
-    def games(name: str | None = Query(default=None, max_length=64),
-              limit: int = Query(default=50, ge=1, le=200),
-              offset: int = Query(default=0, ge=0, le=100_000)) -> list[GameSummary]:
-        """Finished games, newest first, ``limit`` from ``offset`` on; with ``name``,
-        the games that name played (in any case)."""
-        return [summary(g) for g in hub.store.games(name, limit, offset)]
+    async def games(account: Caller, name: str | None = Query(default=None, max_length=64),
+                    limit: int = Query(default=50, ge=1, le=200),
+                    offset: int = Query(default=0, ge=0, le=100_000),
+                    before: str | None = Query(default=None, max_length=32, description=(
+                        "the last game's id of the page before: the next page, as quick "
+                        "however deep"))) -> list[GameSummary]:
+        """Finished games of public tables, newest first, ``limit`` from ``offset`` on
+        (or after the game ``before``); with ``name``, the games that name played (in any
+        case): their private tables' games too when it is their own list."""
+        found = await run_in_threadpool(hub.store.games, name, limit, offset, before=before,
+                                        viewer=account.id if account else None)
+        return [summary(g) for g in found]
 
     @app.get("/api/games/{table_id}/record", responses={404: {"description": "No such game"}})
     def record(table_id: str) -> dict[str, Any]:
@@ -283,16 +306,20 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses, accounts: Accounts) -> N
         are not counted)."""
         return stats_from(name, hub.store.totals(name))
 
-    @app.get("/api/metrics")
+    operator = Depends(operator_only(hub.settings.metrics_from))
+
+    @app.get("/api/metrics", dependencies=[operator],
+             responses={403: {"description": "Not from an address `--metrics-from` names, "
+                                             "nor with the operator's token"}})
     def metrics(since: int = Query(default=0, ge=0)) -> dict[str, Any]:
         """Human moves handled, and the latency from a human's move to its broadcast
-        over the moves after the first ``since``."""
+        over the moves after the first ``since`` (for the operator only)."""
         return {**hub.figures(since), "analyses": analyses.figures()}
 
     hub.metrics.watch("bones_analyses", "Analyses being worked out or waiting",
                       lambda: analyses.figures()["running"])
 
-    @app.get("/metrics", include_in_schema=False)
+    @app.get("/metrics", include_in_schema=False, dependencies=[operator])
     def prometheus() -> Response:
         """The server's figures in Prometheus' text format (bones.server.metrics)."""
         return Response(hub.metrics.text(), media_type=CONTENT_TYPE)
@@ -309,9 +336,9 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses, accounts: Accounts) -> N
         return JSONResponse({"ok": ok}, status_code=200 if ok else 503)
 
     @app.websocket("/ws/{table_id}")
-    async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None) -> None:
-        await hub.connect(ws, table_id, token, client_address(ws),
-                          await viewer(ws))
+    async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None,
+                          invite: str | None = None) -> None:
+        await hub.connect(ws, table_id, token, client_address(ws), await viewer(ws), invite)
 
 
 async def _analyze(analyses: Analyses, request: Request, key: str, record: dict[str, Any],

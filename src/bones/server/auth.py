@@ -19,7 +19,11 @@ in Redis when the server has one; passwords are hashed a few at a time (``hashin
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
+import os
+from collections.abc import Callable
+from ipaddress import ip_address, ip_network
 from typing import Annotated
 
 from fastapi import Depends, FastAPI, HTTPException, Request, Response
@@ -37,7 +41,7 @@ from bones.server.stats import name_key
 from bones.server.table import Player
 
 __all__ = ["COOKIE", "SLOW", "Caller", "Logins", "Me", "Needed", "account_routes", "caller",
-           "client_address", "player_for", "viewer"]
+           "client_address", "operator_only", "player_for", "viewer"]
 
 COOKIE = "bones_session"
 log = logging.getLogger("bones.server")
@@ -335,3 +339,32 @@ def player_for(accounts: Accounts, account: Account | None, typed: str | None) -
         raise HTTPException(409, f"the name {typed!r} belongs to an account: log in to play "
                             "as it")
     return Player(typed)
+
+
+def operator_only(networks: tuple[str, ...]) -> Callable[[Request], None]:
+    """A route's dependency that answers only the operator: a request from one of
+    ``networks``, or one with the token in ``BONES_METRICS_TOKEN`` (403 otherwise).
+
+    >>> check = operator_only(("127.0.0.1/32",))
+    >>> from starlette.requests import Request
+    >>> check(Request({"type": "http", "client": ("127.0.0.1", 5), "headers": []}))
+    >>> check(Request({"type": "http", "client": ("192.0.2.9", 5), "headers": []}))
+    Traceback (most recent call last):
+    ...
+    fastapi.exceptions.HTTPException: 403: these figures are the operator's
+    """
+    allowed = [ip_network(n.strip(), strict=False) for n in networks if n.strip()]
+    token = os.environ.get("BONES_METRICS_TOKEN", "")
+
+    def check(request: Request) -> None:
+        given = request.headers.get("authorization", "")
+        if token and hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+            return
+        try:
+            address = ip_address(client_address(request))
+        except ValueError:
+            address = None
+        if address is None or not any(address in network for network in allowed):
+            raise HTTPException(403, "these figures are the operator's")
+
+    return check

@@ -114,6 +114,10 @@ class Settings:
     """Sign-ups, and password changes, one address may make in an hour."""
     guests_per_address: int = 30
     """New guests one address may be given in an hour."""
+    metrics_from: tuple[str, ...] = ("127.0.0.1/32", "::1/128")
+    """Addresses and networks whose requests ``/metrics`` and ``/api/metrics`` answer (a
+    request with the operator's token, ``BONES_METRICS_TOKEN``, from anywhere): the
+    figures of a running site are the operator's."""
     origins: tuple[str, ...] = ()
     """Origins besides the server's own whose pages may open sockets and post."""
     bot_workers: int = max(1, (os.cpu_count() or 2) - 1)
@@ -417,7 +421,9 @@ class Hub:
             if not everyone:
                 await self._broadcast(live, [])
                 return
-            fresh = table.rematch_table(secrets.token_urlsafe(8), secrets.token_urlsafe(16))
+            # A private table's next match keeps its secret: whoever was given the link
+            # to watch the first watches the next.
+            fresh = table.rematch_table(secrets.token_urlsafe(8), table.invite)
             tokens = _tokens(fresh.seats, [n for n, spec in enumerate(fresh.seats)
                                            if spec.kind == "human"])
             try:
@@ -599,7 +605,8 @@ class Hub:
             try:
                 viewer = opened.get("viewer")
                 await self._serve(ws, opened["table"], opened["token"], opened["address"],
-                                  None if viewer is None else Player(**viewer))
+                                  None if viewer is None else Player(**viewer),
+                                  opened.get("invite"))
             except Elsewhere:
                 await ws.close(1012, "the table moved to another server: reconnect")
             finally:
@@ -667,22 +674,24 @@ class Hub:
     # -- connections ---------------------------------------------------------------------
 
     async def connect(self, ws: Socket, table_id: str, token: str | None,
-                      address: str, viewer: Player | None = None) -> None:
-        """Serve one WebSocket: a seat (with its token) or a spectator (without);
-        ``viewer``: who is signed in on it, which a spectator needs to chat."""
+                      address: str, viewer: Player | None = None,
+                      invite: str | None = None) -> None:
+        """Serve one WebSocket: a seat (with its token) or a spectator (without; at a
+        private table, with its ``invite`` secret); ``viewer``: who is signed in on it,
+        which a spectator needs to chat."""
         async with self.allowance.opened(ws, address) as room:
             if room:
-                await self._serve(ws, table_id, token, address, viewer)
+                await self._serve(ws, table_id, token, address, viewer, invite)
 
     async def _serve(self, ws: Socket, table_id: str, token: str | None,
-                     address: str, viewer: Player | None) -> None:
+                     address: str, viewer: Player | None, invite: str | None) -> None:
         await ws.accept()
         try:
             live = await self.live(table_id)
         except Elsewhere as away:
             assert self.cluster is not None
             await self.cluster.relay(ws, away.owner, table_id, token, address,
-                                     None if viewer is None else asdict(viewer))
+                                     None if viewer is None else asdict(viewer), invite)
             return
         if live is None:
             await refuse(ws, 4404, f"no open table {table_id!r}")
@@ -690,6 +699,9 @@ class Hub:
         seat = None if token is None else live.table.seat_of(token)
         if token is not None and seat is None:
             await refuse(ws, 4403, "this token opens no seat at this table")
+            return
+        if token is None and not live.table.may_watch(invite):
+            await refuse(ws, 4403, "this table is private: watch it through its invite link")
             return
         allowance = self.allowance
         own = None if seat is None else live.buckets.setdefault(seat, allowance.bucket())

@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     TypeDecorator,
     UniqueConstraint,
+    true,
     type_coerce,
 )
 from sqlalchemy.engine import Dialect
@@ -73,7 +74,8 @@ class SeatRow(Base):
     level: Mapped[str | None] = mapped_column(String(16), default=None)
     name: Mapped[str | None] = mapped_column(String(64), default=None, index=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), default=None, index=True)
-    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), default=None)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), default=None,
+                                                   index=True)
     """The account in the seat; none for a bot, a free seat, or a name typed without
     signing in (such a game counts for nobody's statistics)."""
 
@@ -96,6 +98,7 @@ class EventRow(Base):
 
 class GameRow(Base):
     __tablename__ = "games"
+    __table_args__ = (Index("games_by_finished", "finished", "table_id"),)
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     variant: Mapped[str] = mapped_column(String(16))
     finished: Mapped[datetime] = mapped_column(default=now)
@@ -110,6 +113,9 @@ class GameRow(Base):
     stored before accounts existed)."""
     rating: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     """A rated game's ``ranks`` (each side's place) and the seats that ``left``."""
+    public: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """Played at a public table: listed to everyone. A private table's game is listed to
+    its players only."""
 
 
 class PlayRow(Base):

@@ -24,7 +24,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Update, bindparam, create_engine, event, func, insert, select, update
+from sqlalchemy import (
+    Update,
+    bindparam,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    tuple_,
+    update,
+)
 from sqlalchemy.engine import Connection, Dialect, Engine
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
@@ -250,15 +260,31 @@ class Store:
             finished=row.finished is not None,
         )
 
-    def games(self, name: str | None = None, limit: int = 50,
-              offset: int = 0) -> list[GameRow]:
+    def games(self, name: str | None = None, limit: int = 50, offset: int = 0, *,
+              before: str | None = None, viewer: int | None = None) -> list[GameRow]:
         """Finished games, newest first; with ``name``, only those the account of that
-        name (in any case) played."""
+        name (in any case) played. ``before``: the games after that one in this order
+        (a keyset page: as quick a thousand pages in as on the first). Games of private
+        tables are listed only to their own player ``viewer`` (the account asking)."""
         query = select(GameRow)
         if name is not None:
+            account = _account_of(name)
             query = query.where(GameRow.table_id.in_(
-                select(PlayRow.table_id).where(PlayRow.account_id == _account_of(name))))
-        query = query.order_by(GameRow.finished.desc()).offset(offset).limit(limit)
+                select(PlayRow.table_id).where(PlayRow.account_id == account)))
+            if viewer is None:
+                query = query.where(GameRow.public)
+            else:
+                query = query.where(GameRow.public | (account == viewer))
+        else:
+            query = query.where(GameRow.public)
+        if before is not None:
+            last = select(GameRow.finished, GameRow.table_id).where(
+                GameRow.table_id == before).subquery()
+            query = query.where(tuple_(GameRow.finished, GameRow.table_id) < tuple_(
+                select(last.c.finished).scalar_subquery(),
+                select(last.c.table_id).scalar_subquery()))
+        query = (query.order_by(GameRow.finished.desc(), GameRow.table_id.desc())
+                 .offset(offset).limit(limit))
         with Session(self.engine) as session:
             rows = list(session.scalars(query))
             session.expunge_all()

@@ -311,6 +311,17 @@ class Table:
         self.seq += 1
         return all(n in self.rematch for n, s in enumerate(self.seats) if s.kind == "human")
 
+    def may_watch(self, invite: str | None) -> bool:
+        """Whether someone with no seat may watch: anyone at a public table, only those
+        with the invite's secret at a private one (while it is played and after).
+
+        >>> table = Table("t", Rules.preset("draw"), [Seat("human")] * 2, invite="s3")
+        >>> table.may_watch(None), table.may_watch("s3")
+        (False, True)
+        """
+        return self.invite is None or hmac.compare_digest(self.invite.encode(),
+                                                          (invite or "").encode())
+
     def rematch_table(self, table_id: str, invite: str | None) -> Table:
         """The next match: the same rules, seats and bots, a deck of its own (``invite``:
         its secret if this table is private). Its human seats are taken by the same
@@ -572,6 +583,7 @@ class Table:
             "scores": list(match.scores), "winner": match.winner, "loser": match.loser,
             "record": {**match.record(), "fair": self.deck.reveal(), "assists": self.assists},
             "rating": self._rating(sides) if self.rated else None,
+            "public": self.invite is None,
         }
 
     def _rating(self, sides: list[int]) -> dict[str, Any]:

@@ -37,7 +37,10 @@ export class Connection {
 
   open() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    // A private table is watched with its invite's secret (the link's fragment).
+    const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}`
+      : invite ? `?invite=${encodeURIComponent(invite)}` : "";
     const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.table}${query}`);
     this.ws = ws;
     ws.onopen = () => { this.delay = 250; this.onStatus?.(true); };

@@ -99,8 +99,10 @@ export function fairLine(fair) {
 function rematch(screen) {
   const { table, you } = screen.message;
   if (you === null) {
-    return table.next ? [h("a", { href: `/t/${table.next}`, class: "button primary", id: "watch-next",
-      onclick: (e) => { e.preventDefault(); screen.go(`/t/${table.next}`); } }, t("watchNext"))] : [];
+    // A private table's next match keeps its secret: the link's fragment goes along.
+    const next = `/t/${table.next}${location.hash}`;
+    return table.next ? [h("a", { href: next, class: "button primary", id: "watch-next",
+      onclick: (e) => { e.preventDefault(); screen.go(next); } }, t("watchNext"))] : [];
   }
   const names = (seats) => seats.map((s) => screen.seatName(s)).join(", ");
   const humans = table.seats.map((s, n) => (s.kind === "human" ? n : null)).filter((n) => n !== null);
