@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import sys
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -60,6 +61,10 @@ TUNED = {
 }
 """The server settings ``bones serve`` takes as flags (``--rest-rate`` for ``rest_rate``),
 each defaulting to ``Settings``'."""
+
+
+HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Unicode categories a terminal does not show as themselves."""
 
 
 def parser() -> argparse.ArgumentParser:
@@ -145,6 +150,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     return play(args)
 
 
+def inert(text: str) -> str:
+    r"""``text`` safe to print to a terminal: every control, format or separator
+    character (escape sequences, bidi overrides, invisible joiners) shown as its code.
+
+    >>> print(inert("Ann\x1b[2J\u202e!"))
+    Ann\x1b[2J\u202e!
+    """
+    return "".join(f"\\x{ord(c):02x}" if ord(c) < 0x100 and unicodedata.category(c) == "Cc"
+                   else f"\\u{ord(c):04x}" if unicodedata.category(c) in HIDDEN else c
+                   for c in text)
+
+
 def reports(db: str | None, limit: int) -> int:
     """The chat lines players reported, newest first, for a moderator to read."""
     from rich.console import Console
@@ -159,9 +176,9 @@ def reports(db: str | None, limit: int) -> int:
     table = Table(title=f"{len(found)} reported chat lines, newest first")
     for column in ("when", "reported by", "reason", "said by", "line", "where"):
         table.add_column(column)
-    for report in found:  # players' words as text, never as rich's markup
-        table.add_row(report.at.strftime("%Y-%m-%d %H:%M"), Text(report.reporter),
-                      Text(report.reason), Text(report.speaker), Text(report.text),
+    for report in found:  # players' words as inert text: never markup, never a control
+        words = (inert(w) for w in (report.reporter, report.reason, report.speaker, report.text))
+        table.add_row(report.at.strftime("%Y-%m-%d %H:%M"), *map(Text, words),
                       f"table {report.table} ({report.room})" if report.table else "lobby")
     Console().print(table)
     return 0

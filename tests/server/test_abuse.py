@@ -5,7 +5,10 @@ Redis and PostgreSQL trouble, look-alike names, tokens and the games list."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -364,3 +367,27 @@ def test_rest_during_a_postgresql_outage_answers_503(postgres: tuple[str, Path])
         assert guest.get("/api/me", timeout=30).status_code == 200
     finally:
         server.stop()
+
+
+def test_what_players_wrote_reaches_the_operators_terminal_inert(tmp_path: Path) -> None:
+    db = sqlite_url(tmp_path / "inert.db")
+    server = Server(db).start()
+    try:
+        speaker = server.account("Speaker")
+        lobby = server.lobby(speaker)
+        lobby.until(lambda m: m["type"] == "lobby")
+        lobby.send({"v": 1, "type": "chat", "text": "hello"})
+        line = lobby.until(lambda m: m["type"] == "chat")
+        reporter = server.account("Reporter")
+        hostile = "rude\x1b[2J\x1b]0;owned\x07\u202egnp.exe"
+        assert reporter.post(f"/api/chat/{line['id']}/report",
+                             json={"reason": hostile}).status_code == 204
+    finally:
+        server.stop()
+    listed = subprocess.run([sys.executable, "-m", "bones", "reports", "--db", db],
+                            capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "COLUMNS": "300"})
+    assert listed.returncode == 0, listed.stderr
+    assert "\x1b" not in listed.stdout and "\x07" not in listed.stdout
+    assert "\u202e" not in listed.stdout
+    assert "rude\\x1b[2J" in listed.stdout
