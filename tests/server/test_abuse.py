@@ -391,3 +391,25 @@ def test_what_players_wrote_reaches_the_operators_terminal_inert(tmp_path: Path)
     assert "\x1b" not in listed.stdout and "\x07" not in listed.stdout
     assert "\u202e" not in listed.stdout
     assert "rude\\x1b[2J" in listed.stdout
+
+
+def test_a_token_cannot_make_tokens_and_a_password_change_can_revoke_them(
+        server: Server) -> None:
+    owner = server.account(f"Tk{random.randrange(10**6)}", "correct horse")
+    made = owner.post("/api/tokens", json={"label": "robot"}).json()
+    token = {"authorization": f"Bearer {made['token']}"}
+    assert httpx.get(f"{server.url}/api/me", headers=token).status_code == 200
+    for method, path, body in (("POST", "/api/tokens", {"label": "more"}),
+                               ("GET", "/api/tokens", None),
+                               ("DELETE", f"/api/tokens/{made['id']}", None)):
+        answer = httpx.request(method, f"{server.url}{path}", headers=token, json=body)
+        assert answer.status_code == 403, (method, path, answer.text)
+    assert len(owner.get("/api/tokens").json()) == 1
+    kept = owner.post("/api/password", json={"old": "correct horse", "new": "battery staple"})
+    assert kept.status_code == 204
+    assert httpx.get(f"{server.url}/api/me", headers=token).status_code == 200  # not asked
+    revoked = owner.post("/api/password", json={"old": "battery staple", "new": "horse correct",
+                                                "revoke_tokens": True})
+    assert revoked.status_code == 204
+    assert httpx.get(f"{server.url}/api/me", headers=token).status_code == 401
+    assert owner.get("/api/tokens").json() == []

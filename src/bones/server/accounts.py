@@ -203,10 +203,12 @@ class Accounts:
         with Session(self.engine) as session, session.begin():
             self._end(session, token)
 
-    def change_password(self, token: str, old: str, new: str) -> str:
-        """A new password for the session's account: every other session of it ends.
-        Answers the token of the session that stays. The old password is checked before
-        the new one is hashed: a wrong one costs one hash, not two."""
+    def change_password(self, token: str, old: str, new: str, revoke_tokens: bool = False
+                        ) -> str:
+        """A new password for the session's account: every other session of it ends, and
+        with ``revoke_tokens`` every API token. Answers the token of the session that
+        stays. The old password is checked before the new one is hashed: a wrong one
+        costs one hash, not two."""
         account = self.by_session(token)
         if account is None or account.guest:
             raise Refused("sign up before you set a password")
@@ -219,6 +221,10 @@ class Accounts:
             session.execute(update(AccountRow).where(AccountRow.id == account.id)
                             .values(password=hashed))
             session.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
+            if revoke_tokens:
+                session.execute(update(TokenRow).where(
+                    TokenRow.account_id == account.id, TokenRow.revoked.is_(None))
+                    .values(revoked=now()))
             return self._session(session, account.id)
 
     @staticmethod

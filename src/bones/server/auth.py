@@ -75,6 +75,8 @@ class NewPassword(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     old: str = Field(min_length=1, max_length=128)
     new: Password
+    revoke_tokens: bool = Field(default=False, description="revoke every API token of "
+                                "the account too (a program that had one is shut out)")
 
 
 class NewToken(BaseModel):
@@ -138,10 +140,22 @@ async def signed_in(account: Annotated[Account | None, Depends(caller)]) -> Acco
     return account
 
 
+async def by_session(request: Request, account: Annotated[Account, Depends(signed_in)]
+                     ) -> Account:
+    """The account signed in by its session, not by an API token: a token cannot make,
+    list or revoke tokens (one leaked cannot entrench itself)."""
+    if request.headers.get("authorization", "").lower().startswith("bearer "):
+        raise HTTPException(403, "API tokens are managed from a signed-in session, not "
+                            "with a token")
+    return account
+
+
 Caller = Annotated[Account | None, Depends(caller)]
 """A route's parameter: who is asking, if anyone."""
 Needed = Annotated[Account, Depends(signed_in)]
 """A route's parameter: who is asking (401 if nobody is signed in)."""
+InSession = Annotated[Account, Depends(by_session)]
+"""A route's parameter: who is asking, signed in by a session (403 with a token)."""
 
 
 def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None:
@@ -232,12 +246,15 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
         await allowance(request, "password change")
         try:
             _signed_in(response, request, await run_in_threadpool(
-                accounts.change_password, token, body.old, body.new))
+                accounts.change_password, token, body.old, body.new, body.revoke_tokens))
         except Refused as error:
             raise _refused(error, 401) from None
 
-    @app.get("/api/tokens", responses={401: {"description": "Not signed in"}})
-    def tokens(account: Needed) -> list[TokenInfo]:
+    by_token = {403: {"description": "Asked with an API token: tokens are managed from a "
+                                     "signed-in session"}}
+
+    @app.get("/api/tokens", responses={401: {"description": "Not signed in"}, **by_token})
+    def tokens(account: InSession) -> list[TokenInfo]:
         """Your personal API tokens (not the tokens themselves: they were shown once)."""
         return [TokenInfo(id=t.id, label=t.label, created=t.created.isoformat(),
                           used=t.used.isoformat() if t.used else None)
@@ -245,8 +262,9 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
 
     @app.post("/api/tokens", status_code=201,
               responses={**BAD_BODY, 401: {"description": "Not signed in"},
-                         403: {"description": "A guest makes no tokens"}})
-    def create_token(body: NewToken, account: Needed) -> TokenInfo:
+                         403: {"description": "A guest makes no tokens, or asked with an "
+                                              "API token"}})
+    def create_token(body: NewToken, account: InSession) -> TokenInfo:
         """A personal API token for a program to play as you (send it as
         ``Authorization: Bearer <token>``); shown in this answer only."""
         try:
@@ -258,8 +276,8 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
 
     @app.delete("/api/tokens/{token_id}", status_code=204,
                 responses={401: {"description": "Not signed in"},
-                           404: {"description": "No such token of yours"}})
-    def revoke_token(token_id: int, account: Needed) -> None:
+                           404: {"description": "No such token of yours"}, **by_token})
+    def revoke_token(token_id: int, account: InSession) -> None:
         """The token stops working at once."""
         try:
             accounts.revoke(account, token_id)

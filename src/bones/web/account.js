@@ -52,13 +52,16 @@ function passwordForm() {
     h("label", { class: "name" }, t("newPassword"),
       h("input", { name: "new", type: "password", required: true, minlength: 8, maxlength: 128,
                    autocomplete: "new-password" })),
+    h("label", { class: "check" }, h("input", { type: "checkbox", name: "revoke", checked: true }),
+      " ", t("revokeTokens")),
     h("p", { class: "form-error", role: "alert" }),
     h("button", { type: "submit" }, t("changePassword")));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const said = form.querySelector(".form-error");
     try {
-      await api("/api/password", { old: form.elements.old.value, new: form.elements.new.value });
+      await api("/api/password", { old: form.elements.old.value, new: form.elements.new.value,
+                                   revoke_tokens: form.elements.revoke.checked });
       form.reset();
       said.textContent = t("passwordChanged");
     } catch (error) {
