@@ -413,3 +413,28 @@ def test_a_token_cannot_make_tokens_and_a_password_change_can_revoke_them(
     assert revoked.status_code == 204
     assert httpx.get(f"{server.url}/api/me", headers=token).status_code == 401
     assert owner.get("/api/tokens").json() == []
+
+
+def test_hsts_over_https_and_the_api_docs_run_only_the_servers_own_scripts(
+        tmp_path: Path) -> None:
+    server = Server(sqlite_url(tmp_path / "docs.db"),
+                    extra=["--trust-proxy", "127.0.0.1"]).start()
+    try:
+        plain = httpx.get(f"{server.url}/")
+        assert "strict-transport-security" not in plain.headers
+        secure = httpx.get(f"{server.url}/", headers={"x-forwarded-proto": "https"})
+        assert secure.headers["strict-transport-security"].startswith("max-age=")
+        for page in ("/docs", "/redoc"):
+            answer = httpx.get(f"{server.url}{page}")
+            assert answer.status_code == 200
+            policy = answer.headers["content-security-policy"]
+            script = next(p for p in policy.split(";") if p.strip().startswith("script-src"))
+            assert script.strip() == "script-src 'self'"
+            assert "http" not in policy
+            sources = [s.split('"')[0] for s in answer.text.split('src="')[1:]]
+            assert sources and all(s.startswith("/docs-files/") for s in sources)
+            assert "<script>" not in answer.text  # nothing inline
+            for source in sources:
+                assert httpx.get(f"{server.url}{source}").status_code == 200
+    finally:
+        server.stop()

@@ -34,6 +34,7 @@ from bones.match import Match
 from bones.record import RecordError
 from bones.rules import PLAYERS, Rules
 from bones.server.accounts import Accounts, forget_guests
+from bones.server.apidocs import docs_routes
 from bones.server.auth import (
     Caller,
     Needed,
@@ -110,6 +111,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
         analyses.close()
 
     app = FastAPI(title="bones", version="1", lifespan=lifespan, responses=LIMITED,
+                  docs_url=None, redoc_url=None,  # served by apidocs, without a CDN
                   description="Dominoes tables: create, join, watch and play over WebSockets. "
                   "The WebSocket protocol is in docs/protocol.md.")
     app.state.hub = hub
@@ -143,6 +145,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
 
     _routes(app, hub, analyses, accounts)
     seek_routes(app, seeker)
+    docs_routes(app)
     _pages(app)
     return app
 

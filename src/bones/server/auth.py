@@ -24,7 +24,7 @@ import logging
 import os
 from collections.abc import Callable
 from ipaddress import ip_address, ip_network
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request, Response
 from fastapi.concurrency import run_in_threadpool
@@ -250,8 +250,8 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
         except Refused as error:
             raise _refused(error, 401) from None
 
-    by_token = {403: {"description": "Asked with an API token: tokens are managed from a "
-                                     "signed-in session"}}
+    by_token: dict[int | str, dict[str, Any]] = {403: {
+        "description": "Asked with an API token: tokens are managed from a signed-in session"}}
 
     @app.get("/api/tokens", responses={401: {"description": "Not signed in"}, **by_token})
     def tokens(account: InSession) -> list[TokenInfo]:

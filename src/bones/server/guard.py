@@ -24,7 +24,9 @@ from limits import RateLimitItemPerSecond
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 
-__all__ = ["CSP", "MAX_BODY", "Guard", "allowed_origin", "limit_storage"]
+from bones.server.apidocs import PAGES
+
+__all__ = ["CSP", "DOCS_CSP", "HSTS", "MAX_BODY", "Guard", "allowed_origin", "limit_storage"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -38,11 +40,14 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")
 """The app's pages run only their own files: no inline script, no other site's."""
-DOCS_CSP = ("default-src 'self' https://cdn.jsdelivr.net; script-src 'self' 'unsafe-inline' "
-            "https://cdn.jsdelivr.net; style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net;"
-            " img-src 'self' data: https://fastapi.tiangolo.com; frame-ancestors 'none'")
-"""The API's own documentation pages (FastAPI's Swagger UI and ReDoc) load their
-scripts from a CDN and start them inline."""
+DOCS_CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+            "img-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; "
+            "object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+"""The API's documentation pages (``apidocs``) run the server's own files too; only
+their styles may be inline (Swagger UI and ReDoc set them), and ReDoc's worker a blob."""
+HSTS = (b"strict-transport-security", b"max-age=31536000; includeSubDomains")
+"""Sent on answers that went out over https (as the proxy says, with ``--trust-proxy``):
+the browser then comes over https only."""
 HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
            (b"referrer-policy", b"no-referrer"),
            (b"cross-origin-opener-policy", b"same-origin")]
@@ -133,7 +138,8 @@ class Guard:
         if length is not None and length.isdigit() and int(length) > self.max_body:
             await _answer(send, 413, f"a request body is at most {self.max_body} bytes")
             return
-        policy = (DOCS_CSP if path in ("/docs", "/redoc") else CSP).encode()
+        policy = (DOCS_CSP if path in PAGES else CSP).encode()
+        secure = [HSTS] if scope.get("scheme") == "https" else []
         started = False
         seen = 0
 
@@ -150,7 +156,7 @@ class Guard:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
-                message["headers"] = [*message.get("headers", []), *HEADERS,
+                message["headers"] = [*message.get("headers", []), *HEADERS, *secure,
                                       (b"content-security-policy", policy)]
             await send(message)
 
