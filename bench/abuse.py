@@ -78,7 +78,8 @@ def round_trips(url: str, port: int, moves: int) -> list[float]:
                     continue
                 seq = state["table"]["seq"]
                 sent = time.perf_counter()
-                ws.send(json.dumps({"v": 1, "type": "move", "move": rng.choice(view["legal_moves"])}))
+                move = rng.choice(view["legal_moves"])
+                ws.send(json.dumps({"v": 1, "type": "move", "move": move}))
                 while True:
                     answer = json.loads(ws.recv(timeout=60))
                     if answer["type"] == "state" and answer["table"]["seq"] > seq:
@@ -158,8 +159,8 @@ def main() -> None:
                   f"{platform.processor() or platform.machine()})")
     table.add_column("what")
     table.add_column("figure", justify="right")
-    table.add_row("move round trip, quiet: median / p95 ms", f"{statistics.median(quiet) * 1000:.1f}"
-                  f" / {ms(quiet, 0.95)}")
+    table.add_row("move round trip, quiet: median / p95 ms",
+                  f"{statistics.median(quiet) * 1000:.1f} / {ms(quiet, 0.95)}")
     table.add_row("move round trip, one client flooding: median / p95 ms",
                   f"{statistics.median(loud) * 1000:.1f} / {ms(loud, 0.95)}")
     table.add_row("flooder: pings sent, sockets opened, closed by the server",
