@@ -11,7 +11,7 @@ that took the most, measured against a real ``bones serve``.
 ``--src`` runs another checkout's server (its ``src`` first on the path), so a change is
 measured against the code before it, on the same machine, in one run:
 
-    python bench/abuse.py [--src /tmp/base/src] [--moves 40]
+    python bench/abuse.py [--src /tmp/base/src] [--moves 40] [--flags=--signups-per-address=1000]
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import json
 import os
 import platform
 import random
+import socket
 import statistics
 import subprocess
 import sys
@@ -36,16 +37,19 @@ from rich.table import Table
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+FLOODER = "127.0.0.2"
+"""The flooder's address: another of the loopback's."""
 LIFTED = ["--rest-rate", "100000", "--tables-per-address", "100000",
           "--sockets-per-address", "64", "--think-floor", "0", "--bot-delay", "0"]
 
 
-def serve(port: int, folder: Path, src: str | None) -> subprocess.Popen[bytes]:
+def serve(port: int, folder: Path, src: str | None,
+          flags: list[str]) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     if src:
         env["PYTHONPATH"] = src
     process = subprocess.Popen([sys.executable, "-m", "bones", "serve", "--port", str(port),
-                                "--db", f"sqlite:///{folder / 'bench.db'}", *LIFTED],
+                                "--db", f"sqlite:///{folder / 'bench.db'}", *LIFTED, *flags],
                                env=env, stdout=subprocess.DEVNULL)
     for _ in range(600):
         try:
@@ -67,32 +71,34 @@ def round_trips(url: str, port: int, moves: int) -> list[float]:
                       {"kind": "bot", "level": "easy"}]}).json()
         with connect(f"ws://127.0.0.1:{port}/ws/{made['table']['id']}?token={made['token']}",
                      max_queue=None) as ws:
+            state = json.loads(ws.recv(timeout=60))
             while len(times) < moves:
-                state = json.loads(ws.recv(timeout=60))
-                if state["type"] != "state":
-                    continue
-                if state["table"]["status"] == "over":
+                if state["type"] == "state" and state["table"]["status"] == "over":
                     break
-                view = state["view"]
-                if view["turn"] != state["you"] or not view["legal_moves"]:
+                view = state.get("view") or {}
+                if (state["type"] != "state" or view.get("turn") != state["you"]
+                        or not view.get("legal_moves")):
+                    state = json.loads(ws.recv(timeout=60))
                     continue
                 seq = state["table"]["seq"]
                 sent = time.perf_counter()
                 move = rng.choice(view["legal_moves"])
                 ws.send(json.dumps({"v": 1, "type": "move", "move": move}))
                 while True:
-                    answer = json.loads(ws.recv(timeout=60))
-                    if answer["type"] == "state" and answer["table"]["seq"] > seq:
+                    state = json.loads(ws.recv(timeout=60))
+                    if state["type"] == "state" and state["table"]["seq"] > seq:
                         times.append(time.perf_counter() - sent)
                         break
     return times
 
 
 def flood(port: int, stop: threading.Event, tally: Counter[str]) -> None:
-    """Lobby sockets sending pings as fast as they go, another opened when one closes."""
+    """Lobby sockets sending pings as fast as they go, another opened when one closes,
+    from an address of its own (the player's is another)."""
     while not stop.is_set():
         try:
-            with connect(f"ws://127.0.0.1:{port}/ws/lobby", max_queue=None) as ws:
+            sock = socket.create_connection(("127.0.0.1", port), source_address=(FLOODER, 0))
+            with connect(f"ws://127.0.0.1:{port}/ws/lobby", max_queue=None, sock=sock) as ws:
                 tally["opened"] += 1
                 while not stop.is_set():
                     ws.send('{"v": 1, "type": "ping"}')
@@ -136,10 +142,12 @@ def main() -> None:
     parser.add_argument("--src", default=None, help="another checkout's src to run")
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--port", type=int, default=8791)
+    parser.add_argument("--flags", default="", help="more flags for the server, e.g. "
+                        "--signups-per-address=1000 (so the burst meets the hasher alone)")
     args = parser.parse_args()
     url = f"http://127.0.0.1:{args.port}"
     with tempfile.TemporaryDirectory() as folder:
-        process = serve(args.port, Path(folder), args.src)
+        process = serve(args.port, Path(folder), args.src, args.flags.split())
         try:
             quiet = round_trips(url, args.port, args.moves)
             stop, tally = threading.Event(), Counter[str]()
