@@ -124,7 +124,11 @@ class _Hub:
         self.made: list[dict[int, Player]] = []
         self.metrics = Metrics()
 
-    async def seat_together(self, spec: Any, players: dict[int, Player]) -> Any:
+    async def may_make(self, address: str | None, account: int | None) -> None:
+        """Every table may be made."""
+
+    async def seat_together(self, spec: Any, players: dict[int, Player],
+                            creator: str | None = None) -> Any:
         self.made.append(players)
         table = SimpleNamespace(id=f"T{len(self.made)}", invite=None)
         return table, {n: f"token{n}" for n in players}

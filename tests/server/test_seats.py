@@ -173,9 +173,10 @@ def test_the_clock_moves_for_a_player_out_of_time(server: Server) -> None:
 
 def test_finished_games_keep_records_and_stats(server: Server) -> None:
     name = "Statler"
+    statler = server.account(name)
     made = server.create("allfives", [{"kind": "human", "me": True},
                                       {"kind": "bot", "level": "easy"}],
-                         options={"target": None}, client=server.account(name))
+                         options={"target": None}, client=statler)
     table = made["table"]["id"]
     end = play_out(server.socket(table, made["token"]), random.Random(8))
     stats = server.get(f"/api/stats/{name}")
@@ -185,7 +186,8 @@ def test_finished_games_keep_records_and_stats(server: Server) -> None:
            "points": float(mine)}
     assert stats["total"] == row
     assert stats["by_variant"] == {"allfives": row} and stats["by_level"] == {"easy": row}
-    history = server.get(f"/api/games?name={name}")
+    assert server.get(f"/api/games?name={name}") == []  # a private table's: not to others
+    history = statler.get(f"/api/games?name={name}").json()
     assert [g["id"] for g in history] == [table] and history[0]["names"] == [name, "bot:easy"]
     record = server.get(f"/api/games/{table}/record")
     assert record["winner"] == end["table"]["winner"] and record["is_over"]
@@ -254,6 +256,7 @@ def test_a_rematch_offer_outlives_a_restart(store_url: str) -> None:
     players[1].until(lambda m: m["type"] == "state" and m["table"]["rematch"] == [0])
     running.kill()
     restarted = Server(store_url, port=running.port).start()
+    restarted.invites = running.invites  # a private table is watched with its secret
     try:
         again = [restarted.socket(table, t) for t in tokens]
         seen = again[1].until(lambda m: m["type"] == "state")
@@ -268,6 +271,7 @@ def test_a_rematch_offer_outlives_a_restart(store_url: str) -> None:
     finally:
         restarted.stop()
     once_more = Server(store_url, port=running.port).start()
+    once_more.invites = running.invites
     try:
         told = once_more.socket(table).until(lambda m: m["type"] == "state")
         assert told["table"]["next"] == new and told["table"]["rematch"] == [0, 1]

@@ -9,6 +9,8 @@ import threading
 import time
 from pathlib import Path
 
+import httpx
+
 from tests.server.live import Server, play_out, sqlite_url
 
 GAMES, PLAYERS = 60, 4
@@ -22,7 +24,7 @@ def test_a_short_soak_leaves_nothing_behind(tmp_path: Path) -> None:
 
         def player(name: str) -> None:
             rng = random.Random(name)
-            account = server.account(name)
+            account = accounts[name] = server.account(name)
             try:
                 while True:
                     try:
@@ -39,6 +41,7 @@ def test_a_short_soak_leaves_nothing_behind(tmp_path: Path) -> None:
             except BaseException as error:
                 problems.append(error)
 
+        accounts: dict[str, httpx.Client] = {}
         threads = [threading.Thread(target=player, args=(f"Soak{n}",)) for n in range(PLAYERS)]
         for thread in threads:
             thread.start()
@@ -51,7 +54,8 @@ def test_a_short_soak_leaves_nothing_behind(tmp_path: Path) -> None:
         assert server.get("/api/metrics")["tables"] == 0
         counted = [server.get(f"/api/stats/soak{n}")["total"]["games"] for n in range(PLAYERS)]
         assert sum(counted) == GAMES
-        listed = [len(server.get(f"/api/games?name=SOAK{n}&limit=200")) for n in range(PLAYERS)]
+        listed = [len(accounts[f"Soak{n}"].get(f"/api/games?name=SOAK{n}&limit=200").json())
+                  for n in range(PLAYERS)]  # their private tables' games: their own lists
         assert listed == counted
     finally:
         server.stop()
