@@ -7,23 +7,35 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import subprocess
 import sys
+import time
 from datetime import timedelta
 from pathlib import Path
 
 import httpx
 import pytest
+import redis
 from websockets.exceptions import ConnectionClosed
 
 from bones.server import accounts as accounts_module
 from bones.server.accounts import GUEST_DAYS, Accounts
 from bones.server.chat import Chat
+from bones.server.cluster import LEASE
 from bones.server.schema import now
 from bones.server.store import Store
 from bones.server.table import Player
 from tests.server.conftest import pg
-from tests.server.live import Client, Message, Server, in_threads, play_out, sqlite_url
+from tests.server.live import (
+    Client,
+    Message,
+    Server,
+    free_port,
+    in_threads,
+    play_out,
+    sqlite_url,
+)
 
 
 def _closed_code(client: Client, timeout: float = 30) -> int:
@@ -438,3 +450,63 @@ def test_hsts_over_https_and_the_api_docs_run_only_the_servers_own_scripts(
                 assert httpx.get(f"{server.url}{source}").status_code == 200
     finally:
         server.stop()
+
+
+def _redis(port: int, folder: Path) -> subprocess.Popen[bytes]:
+    """A Redis of this test's own, on ``port``, keeping nothing on disk."""
+    process = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+                                "--save", "", "--appendonly", "no", "--dir", str(folder)],
+                               stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if redis.Redis(port=port).ping():
+                return process
+        except redis.RedisError:
+            time.sleep(0.05)
+    raise RuntimeError("redis-server did not start")
+
+
+def _seq(server: Server, table: str) -> int:
+    return int(server.get(f"/api/tables/{table}")["seq"])
+
+
+def test_tables_ride_through_redis_trouble(tmp_path: Path) -> None:
+    """A six-second pause of Redis drops no table; Redis restarted empty leaves no table
+    frozen (a table of bots alone plays on by itself); a socket opened while Redis is
+    down is closed with 1013, which says "come back"."""
+    port = free_port()
+    store = _redis(port, tmp_path)
+    server = Server(sqlite_url(tmp_path / "redis.db"),
+                    extra=["--redis", f"redis://127.0.0.1:{port}/0"]).start()
+    try:
+        bots = server.create("kozel", [{"kind": "bot", "level": "easy"}] * 4, bot_delay=0.5,
+                             public=True)["id"]
+        made = server.create("draw", [{"kind": "human", "name": "Ann"},
+                                      {"kind": "bot", "level": "easy"}], options={"target": None})
+        ann = server.socket(made["table"]["id"], made["token"])
+        ann.until(lambda m: m["type"] == "state")
+        store.send_signal(signal.SIGSTOP)
+        time.sleep(6)
+        store.send_signal(signal.SIGCONT)
+        time.sleep(2 * LEASE)  # a lease that ran out is taken back, not dropped
+        ann.send({"v": 1, "type": "ping"})
+        assert _answer(ann)["type"] == "pong"  # the socket was never closed (1012)
+        store.kill()
+        store.wait()
+        store = _redis(port, tmp_path)  # back, and empty
+        time.sleep(2 * LEASE)
+        before = _seq(server, bots)
+        time.sleep(3)
+        assert _seq(server, bots) > before, "the table of bots froze"
+        assert redis.Redis(port=port).zscore("bones:unfinished", bots) is not None
+        ann.send({"v": 1, "type": "ping"})
+        assert _answer(ann)["type"] == "pong"
+        store.kill()
+        store.wait()
+        for url in ("/ws/lobby", "/ws/no-such-table"):
+            turned = Client(f"ws://127.0.0.1:{server.port}{url}")
+            assert _closed_code(turned) == 1013
+    finally:
+        server.stop()
+        store.kill()

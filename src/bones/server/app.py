@@ -10,16 +10,19 @@ the web client's files.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
+import logging
 import mimetypes
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import redis
 from fastapi import Depends, FastAPI, HTTPException, Query, Request, WebSocket
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -28,6 +31,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketState
 
 from bones import bots
 from bones.match import Match
@@ -84,6 +88,7 @@ STORE_AWAY = "the store cannot be reached just now; try again in a moment"
 MOST_MOVES = 1000
 """The longest record the server grades (a long Kozel match has about 600 moves)."""
 WEB = Path(str(resources.files("bones") / "web"))
+log = logging.getLogger("bones.server")
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
@@ -136,18 +141,32 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     @app.websocket("/ws/lobby")
     async def lobby_socket(ws: WebSocket) -> None:
         """The lobby's list of public tables, pushed at once and on every change."""
-        await lobby.serve(ws, client_address(ws), await viewer(ws))
+        await _served(ws, lobby.serve(ws, client_address(ws), await viewer(ws)))
 
     @app.websocket("/ws/seek/{ticket}")
     async def seek_socket(ws: WebSocket, ticket: str) -> None:
         """A quick-match ticket: where it stands every second, then your seat."""
-        await seeker.serve(ws, ticket, client_address(ws), await viewer(ws))
+        await _served(ws, seeker.serve(ws, ticket, client_address(ws), await viewer(ws)))
 
     _routes(app, hub, analyses, accounts)
     seek_routes(app, seeker)
     docs_routes(app)
     _pages(app)
     return app
+
+
+async def _served(ws: WebSocket, serving: Awaitable[None]) -> None:
+    """Serve a socket; if what it needs is away (Redis, the store), close it with 1013
+    ("try again later"), which a client answers by coming back, not with a broken
+    connection and a traceback."""
+    try:
+        await serving
+    except (redis.RedisError, OperationalError, InterfaceError, PoolTimeout) as error:
+        log.warning("a socket was turned away: %s", error)
+        with contextlib.suppress(Exception):
+            if ws.client_state == WebSocketState.CONNECTING:
+                await ws.accept()
+            await ws.close(1013, "the server cannot reach its store just now: come back")
 
 
 def _methods(app: FastAPI, request: Request) -> set[str]:
@@ -341,7 +360,8 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses, accounts: Accounts) -> N
     @app.websocket("/ws/{table_id}")
     async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None,
                           invite: str | None = None) -> None:
-        await hub.connect(ws, table_id, token, client_address(ws), await viewer(ws), invite)
+        await _served(ws, hub.connect(ws, table_id, token, client_address(ws), await viewer(ws),
+                                      invite))
 
 
 async def _analyze(analyses: Analyses, request: Request, key: str, record: dict[str, Any],

@@ -12,9 +12,10 @@ A socket may reach any process. When another process holds the table, this one r
 it passes the client's frames to the holder and the holder's messages back, through
 each process's Redis channel (``bones:proc:{name}``). When a holder dies its leases run
 out, the other processes (each looks every ``RENEW`` seconds for unfinished tables
-nobody holds) take its tables from the store, and the relays close their sockets with
-1012 so the clients come back, to the new holder. The same channels carry the few
-calls one process makes of another (joining a seat, a table's information).
+nobody has held for ``GRACE`` seconds) take its tables from the store, and the relays
+close their sockets with 1012 so the clients come back, to the new holder. The same
+channels carry the few calls one process makes of another (joining a seat, a table's
+information).
 
 Unfinished tables are listed in the sorted set ``bones:unfinished``, each scored by the time
 (Redis's clock, in ms) its lease runs out unless renewed: a look for tables nobody holds
@@ -41,8 +42,8 @@ import redis.asyncio as aioredis
 
 from bones.server.sending import Socket, deliver
 
-__all__ = ["LEASE", "LOBBY", "RENEW", "Cluster", "Elsewhere", "RemoteSocket", "connect",
-           "heard"]
+__all__ = ["GRACE", "LEASE", "LOBBY", "RENEW", "SITE", "Cluster", "Elsewhere", "RemoteSocket",
+           "connect", "heard"]
 
 log = logging.getLogger("bones.server")
 
@@ -50,12 +51,20 @@ LEASE = 3.0
 """Seconds a lease (and a process's sign of life) lasts without renewal."""
 RENEW = 1.0
 """Seconds between renewals, and between looks for tables nobody holds."""
+GRACE = 2.0
+"""Seconds a lease that ran out stays its holder's to renew before another process may
+take the table: after a pause of Redis every lease has run out at once, and each holder
+takes its own back (a renewal re-claims a lease nobody holds) before anyone else looks."""
+SITE = "bones:site"
+"""A key every process sets and none lets expire: Redis without it has lost what it held
+(a restart without its data), and the processes list the store's tables in it again."""
 UNFINISHED, LISTING, LOBBY = "bones:unfinished", "bones:listing", "bones:lobby"
 _NOW = "local t = redis.call('time') local now = t[1] * 1000 + math.floor(t[2] / 1000)"
 _RENEW = _NOW + """
 local kept = {}
 for i = 2, #KEYS do
-  if redis.call('get', KEYS[i]) == ARGV[1] then
+  local holder = redis.call('get', KEYS[i])
+  if holder == ARGV[1] or (not holder and redis.call('set', KEYS[i], ARGV[1], 'NX')) then
     redis.call('pexpire', KEYS[i], ARGV[2])
     redis.call('zadd', KEYS[1], 'XX', now + ARGV[2], ARGV[i + 1])
     kept[#kept + 1] = i - 1
@@ -70,7 +79,7 @@ end
 return 0"""
 _ORPHANS = _NOW + """
 local found = {}
-for _, id in ipairs(redis.call('zrangebyscore', KEYS[1], '-inf', now)) do
+for _, id in ipairs(redis.call('zrangebyscore', KEYS[1], '-inf', now - ARGV[2])) do
   if redis.call('exists', ARGV[1] .. id) == 0 then found[#found + 1] = id end
 end
 return found"""
@@ -194,7 +203,13 @@ class Cluster:
     async def orphans(self) -> list[str]:
         """Unfinished tables nobody holds: those whose lease ran out, and those listed
         by :meth:`opened` that nobody claimed."""
-        return cast(list[str], await self._orphans(keys=[UNFINISHED], args=[_LEASE]))
+        return cast(list[str], await self._orphans(keys=[UNFINISHED],
+                                                   args=[_LEASE, int(GRACE * 1000)]))
+
+    async def forgotten(self) -> bool:
+        """Whether Redis lost what it held since this was last asked (it lacked
+        :data:`SITE`; the first ask at a new site says so too)."""
+        return bool(await self.redis.set(SITE, "1", nx=True))
 
     async def opened(self, *table_ids: str) -> None:
         """List unfinished tables. One not held yet is an orphan at once (its time is
@@ -371,7 +386,8 @@ class Cluster:
             try:
                 message = await asyncio.wait_for(box.get(), 2 * RENEW)
             except TimeoutError:
-                if await self.owner(table_id) != owner:
+                holder = await self.owner(table_id)
+                if holder is not None and holder != owner:  # None: its holder renews yet
                     await ws.close(1012, "the table moved to another server: reconnect")
                     return
                 continue

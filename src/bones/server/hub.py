@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any, NamedTuple, TypeVar
 
+import redis
 from sqlalchemy.exc import IntegrityError
 from starlette.websockets import WebSocketDisconnect
 
@@ -288,6 +289,7 @@ class Hub:
         a holder first takes it."""
         if self.cluster is not None:
             await self.cluster.start()
+            await self.cluster.forgotten()
             await self.cluster.opened(*await self._read(self.store.open_ids))
             self._keeper = asyncio.create_task(self._keep())
         else:
@@ -647,14 +649,23 @@ class Hub:
         return info.model_dump(mode="json")
 
     async def _keep(self) -> None:
-        """Every second: show this process is alive, renew its leases (dropping the
-        tables whose lease is gone), take tables nobody holds, and let go of sockets
-        whose relaying process died."""
+        """Every second: show this process is alive, list the tables again if Redis lost
+        them, renew its leases (taking back those that ran out while Redis was away,
+        dropping those another process took), take tables nobody holds, and let go of
+        sockets whose relaying process died. A failure (Redis away) is tried again the
+        next second: the tables held here play on meanwhile."""
         assert self.cluster is not None
         cluster = self.cluster
         while True:
             try:
                 await cluster.beat()
+                if await cluster.forgotten():  # Redis came back empty: list the tables again
+                    log.warning("Redis lost the site's tables; listing them from the store")
+                    await cluster.opened(*await self._read(self.store.open_ids))
+                    for live in list(self.tables.values()):
+                        if live.listed is not None:
+                            await cluster.show(live.table.info().model_dump_json(),
+                                               live.table.id)
                 for table_id in await cluster.renew(list(self.tables)):
                     log.warning("table %s: its lease is gone; another process runs it",
                                 table_id)
@@ -873,12 +884,14 @@ class Hub:
                                       "now, so nothing changed; try again in a moment")
                 self._schedule(live)
                 return
-            await self._broadcast(live, actions)
+            try:
+                await self._broadcast(live, actions)
+            finally:  # stored: whatever the telling met, the table goes on
+                self._schedule(live)
             if start is not None:
                 self.latency.append(time.perf_counter() - start)
                 self.metrics.move.observe(self.latency[-1])
                 self.moves += 1
-            self._schedule(live)
 
     async def _commit(self, live: _Live, entries: list[Entry]) -> bool:
         """Store what the table just did, and its end if it ended, in one transaction.
@@ -913,7 +926,10 @@ class Hub:
         if stopped:  # the log and the count now match what was stored
             raise asyncio.CancelledError
         if game is not None and self.cluster is not None:
-            await self.cluster.closed(table.id)
+            try:
+                await self.cluster.closed(table.id)
+            except redis.RedisError as error:  # listed yet: whoever takes it finds it over
+                log.warning("table %s: its end could not be told to Redis: %s", table.id, error)
         return True
 
     def _finished(self, live: _Live) -> None:
@@ -956,10 +972,15 @@ class Hub:
         shown = (None if info.status == "over" else
                  info.model_dump_json(include={"status", "seats", "round", "scores"}))
         if shown != live.listed:
-            live.listed = shown
             if self.cluster is not None:
-                await self.cluster.show(None if shown is None else info.model_dump_json(),
-                                        info.id)
+                try:
+                    await self.cluster.show(None if shown is None else info.model_dump_json(),
+                                            info.id)
+                except redis.RedisError as error:  # shown at the next change, or on return
+                    log.warning("table %s: the shared list could not be told: %s", info.id,
+                                error)
+                    return
+            live.listed = shown
             self.on_listing()
 
     async def _send(self, live: _Live, conn: _Conn, actions: list[Action],
