@@ -12,7 +12,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from fastapi.testclient import TestClient
 
+from bones.server import create_app
+from bones.server.hub import Settings
 from tests.server.live import OPEN, Server, close_left_open, sqlite_url
 
 
@@ -108,3 +111,11 @@ def postgres() -> Iterator[tuple[str, Path]]:
     yield url, folder
     pg("stop", folder)
     shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    """The app in this process with the shipped login limits (5 a name, 20 an address,
+    in five minutes)."""
+    with TestClient(create_app("sqlite://", Settings(bot_workers=0))) as test_client:
+        yield test_client

@@ -11,12 +11,15 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
 import httpx
 import pytest
 import redis
+from fastapi.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
 
 from bones.server import accounts as accounts_module
@@ -112,8 +115,23 @@ def test_every_kind_of_socket_counts_against_one_cap_an_address(tmp_path: Path) 
         server.stop()
 
 
-def test_the_chat_allowance_is_per_speaker_not_per_socket(server: Server) -> None:
+def test_the_chat_allowance_is_per_speaker_not_per_socket(tmp_path: Path) -> None:
     """One guest with several lobby sockets says no more than one socket may."""
+    with _own(tmp_path) as server:
+        _chat_from_many_sockets(server)
+
+
+@contextmanager
+def _own(tmp_path: Path) -> Iterator[Server]:
+    """A server of the test's own: its lobby's chat is heard by no other test."""
+    server = Server(sqlite_url(tmp_path / "own.db")).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _chat_from_many_sockets(server: Server) -> None:
     speaker = server.account(f"Sp{random.randrange(10**6)}")
     sockets = [server.lobby(speaker) for _ in range(3)]
     listener = server.lobby()
@@ -382,20 +400,17 @@ def test_rest_during_a_postgresql_outage_answers_503(postgres: tuple[str, Path])
 
 
 def test_what_players_wrote_reaches_the_operators_terminal_inert(tmp_path: Path) -> None:
+    """Text is checked as it comes in; what reaches an operator's terminal is made inert
+    besides, whatever the store holds (an older server's rows, a hand-made edit)."""
     db = sqlite_url(tmp_path / "inert.db")
-    server = Server(db).start()
-    try:
-        speaker = server.account("Speaker")
-        lobby = server.lobby(speaker)
-        lobby.until(lambda m: m["type"] == "lobby")
-        lobby.send({"v": 1, "type": "chat", "text": "hello"})
-        line = lobby.until(lambda m: m["type"] == "chat")
-        reporter = server.account("Reporter")
-        hostile = "rude\x1b[2J\x1b]0;owned\x07\u202egnp.exe"
-        assert reporter.post(f"/api/chat/{line['id']}/report",
-                             json={"reason": hostile}).status_code == 204
-    finally:
-        server.stop()
+    store = Store(db)
+    accounts, chat = Accounts(store.engine), Chat(store.engine)
+    speaker, _ = accounts.guest()
+    reporter, _ = accounts.guest()
+    line = chat.say(None, "lobby", Player(speaker.name, speaker.id, True), "hello")
+    hostile = "rude\x1b[2J\x1b]0;owned\x07\u202egnp.exe"
+    assert chat.report(line.id, reporter.id, hostile)
+    store.engine.dispose()
     listed = subprocess.run([sys.executable, "-m", "bones", "reports", "--db", db],
                             capture_output=True, text=True, timeout=60,
                             env={**os.environ, "COLUMNS": "300"})
@@ -510,3 +525,27 @@ def test_tables_ride_through_redis_trouble(tmp_path: Path) -> None:
     finally:
         server.stop()
         store.kill()
+
+
+@pytest.mark.parametrize("taken", ["\u0410nn", "\u0391NN", "A\u043d\u043d", "Ann\u3164",
+                                   "Gue\u0455t12", "GUEST_12", "Annа"])
+def test_a_name_that_passes_for_another_is_refused(client: TestClient, taken: str) -> None:
+    """Look-alike letters of another script, letters that render blank, and names that
+    pass for a guest's: refused for an account (and for a name typed at a table)."""
+    assert client.post("/api/signup", json={"name": "Ann", "password": "correct horse"}
+                       ).status_code == 201
+    other = TestClient(client.app)
+    refused = other.post("/api/signup", json={"name": taken, "password": "correct horse"})
+    assert refused.status_code in (409, 422), refused.text
+    typed = other.post("/api/tables", json={"variant": "draw", "seats": [
+        {"kind": "human", "name": taken}, {"kind": "bot", "level": "easy"}]})
+    assert typed.status_code in (409, 422), typed.text
+
+
+def test_text_is_cleaned_of_what_renders_nothing(tmp_path: Path) -> None:
+    with _own(tmp_path) as server:
+        lobby = server.lobby(server.account("Cleaner"))
+        lobby.until(lambda m: m["type"] == "lobby")
+        lobby.send({"v": 1, "type": "chat", "text": "he\u034fy\u3164 " + "o" + "\u0301" * 40})
+        line = lobby.until(lambda m: m["type"] == "chat")
+    assert line["text"] == "hey " + "\u00f3\u0301\u0301"  # a letter and two marks at most

@@ -8,29 +8,18 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from bones.server import create_app
 from bones.server.accounts import Accounts
-from bones.server.hub import Settings
 from bones.server.store import Store
 from tests.server.live import Server, play_out, sqlite_url
 
 PASSWORD = "correct horse"
 VS_BOT = [{"kind": "human", "me": True}, {"kind": "bot", "level": "easy"}]
-
-
-@pytest.fixture
-def client() -> Iterator[TestClient]:
-    """The app in this process with the shipped login limits (5 a name, 20 an address,
-    in five minutes)."""
-    with TestClient(create_app("sqlite://", Settings(bot_workers=0))) as test_client:
-        yield test_client
 
 
 def _cookie(response: httpx.Response) -> str:

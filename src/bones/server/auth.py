@@ -36,6 +36,7 @@ from starlette.requests import HTTPConnection
 from bones.server.accounts import NAME, SESSION_DAYS, Account, Accounts, Refused
 from bones.server.guard import limit_storage
 from bones.server.hub import Settings
+from bones.server.names import guest_like
 from bones.server.protocol import BAD_BODY
 from bones.server.stats import name_key
 from bones.server.table import Player
@@ -353,9 +354,11 @@ def player_for(accounts: Accounts, account: Account | None, typed: str | None) -
         return Player(account.name, account.id, account.guest)
     if typed is None:
         raise HTTPException(401, "sign in (or give a name) to take a seat")
-    if accounts.named(typed) is not None:
-        raise HTTPException(409, f"the name {typed!r} belongs to an account: log in to play "
-                            "as it")
+    if accounts.named(typed) is not None or accounts.like(typed) is not None:
+        raise HTTPException(409, f"the name {typed!r} belongs to an account, or looks like "
+                            "one: log in to play as it")
+    if guest_like(typed):
+        raise HTTPException(409, 'names starting with "guest" are kept for guests')
     return Player(typed)
 
 

@@ -32,6 +32,7 @@ from pydantic import (
 )
 
 from bones.rules import PLAYERS, Rules
+from bones.server.names import BLANK, check_display
 
 __all__ = [
     "BAD_BODY",
@@ -99,7 +100,9 @@ _SEEN, _SAID = re.compile(f"{SEEN}*"), re.compile(f"[^{_HIDDEN}]*")
 
 def clean_text(text: str, *, angles: bool = False) -> str:
     """``text`` in NFC, if it holds only characters seen as themselves (and, unless
-    ``angles``, no ``<`` or ``>``): the same check the schema's pattern makes.
+    ``angles``, no ``<`` or ``>``): the same check the schema's pattern makes. What
+    renders as nothing (:data:`~bones.server.names.BLANK`) is dropped, and a letter keeps
+    at most :data:`MARKS` combining marks (no stacks running over the lines around).
 
     >>> clean_text("Zo\u0065\u0308")
     'Zoë'
@@ -107,6 +110,8 @@ def clean_text(text: str, *, angles: bool = False) -> str:
     Traceback (most recent call last):
     ...
     ValueError: U+202E (RIGHT-TO-LEFT OVERRIDE) is not allowed here
+    >>> len(clean_text("hi\u3164" + "a" + "\u0301" * 30))
+    5
     """
     text = unicodedata.normalize("NFC", text)
     seen = _SAID if angles else _SEEN
@@ -114,7 +119,18 @@ def clean_text(text: str, *, angles: bool = False) -> str:
         bad = next(c for c in text if not seen.fullmatch(c) or 0xD800 <= ord(c) <= 0xDFFF)
         name = unicodedata.name(bad, "an invisible character")
         raise ValueError(f"U+{ord(bad):04X} ({name}) is not allowed here")
-    return text
+    kept, marks = [], 0
+    for c in text:
+        if c in BLANK:
+            continue
+        marks = marks + 1 if unicodedata.category(c).startswith("M") else 0
+        if marks <= MARKS:
+            kept.append(c)
+    return "".join(kept)
+
+
+MARKS = 2
+"""Combining marks one letter keeps at most (Vietnamese needs two)."""
 
 
 def _stripped(empty: str, *, angles: bool = False) -> Callable[[str], str]:
@@ -130,9 +146,11 @@ def _stripped(empty: str, *, angles: bool = False) -> Callable[[str], str]:
 
 Name = Annotated[str, Field(min_length=1, max_length=24,
                             json_schema_extra={"pattern": f"^{SEEN}*[^ {SEEN[2:]}{SEEN}*$"}),
-                 AfterValidator(_stripped("a name needs more than spaces"))]
-"""A display name: NFC, 1-24 characters, not only spaces, nothing invisible, no ``<``
-or ``>``; spaces at either end are dropped."""
+                 AfterValidator(_stripped("a name needs more than spaces")),
+                 AfterValidator(check_display)]
+"""A display name: NFC, 1-24 characters, not only spaces, nothing invisible or blank,
+one script (``names.check_display``), no ``<`` or ``>``; spaces at either end are
+dropped."""
 
 
 class ProtocolError(ValueError):
@@ -572,7 +590,8 @@ class ChatReport(BaseModel):
     """Why a chat line is reported (optional)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    reason: str = Field(default="", max_length=200)
+    reason: Annotated[str, Field(default="", max_length=200),
+                      AfterValidator(lambda text: clean_text(text, angles=True))]
 
 
 class LobbyMessage(BaseModel):

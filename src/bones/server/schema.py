@@ -207,6 +207,10 @@ class AccountRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(24))
     name_key: Mapped[str] = mapped_column(String(64), unique=True)
+    skeleton: Mapped[str | None] = mapped_column(String(96), default=None, unique=True,
+                                                 index=True)
+    """The name's form against look-alikes (``names.skeleton``): no two accounts share
+    one (none only for an old account whose name looked like an older one's)."""
     password: Mapped[str | None] = mapped_column(String(128), default=None)
     """An argon2 hash; none for a guest."""
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
