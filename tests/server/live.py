@@ -180,6 +180,14 @@ class Client:
             if done(message):
                 return message
 
+    def drain(self, quiet: float = 0.4) -> None:
+        """Read until nothing more comes for ``quiet`` seconds."""
+        try:
+            while True:
+                self.recv(quiet)
+        except TimeoutError:
+            pass
+
     def last_state(self) -> Message:
         return next(m for m in reversed(self.received) if m["type"] == "state")
 

@@ -21,15 +21,7 @@ from bones import Match, Rules
 from bones.analysis import frames
 from tests.server.conftest import pg
 from tests.server.fakes import in_a_thread
-from tests.server.live import Client, Message, Server, my_turn, play_out, sqlite_url
-
-
-def _drain(client: Client, quiet: float = 0.4) -> None:
-    try:
-        while True:
-            client.recv(quiet)
-    except TimeoutError:
-        pass
+from tests.server.live import Message, Server, my_turn, play_out, sqlite_url
 
 
 def _history(message: Message) -> list[Any]:
@@ -47,8 +39,8 @@ def _outage_changes_nothing(server: Server, stop: Any, start: Any,
     table = made["table"]["id"]
     ann, watcher = server.socket(table, made["token"]), server.socket(table)
     turn = ann.until(my_turn)
-    _drain(ann)
-    _drain(watcher)
+    ann.drain()
+    watcher.drain()
     shown, told = len(_history(watcher.last_state())), len(watcher.received)
     stop()
     move = turn["view"]["legal_moves"][0]
@@ -57,7 +49,7 @@ def _outage_changes_nothing(server: Server, stop: Any, start: Any,
     assert refused["code"] == "unavailable"
     if readiness:  # a proxy stops sending players to a server whose store is away
         assert httpx.get(f"{server.url}/readyz", timeout=10).status_code == 503
-    _drain(watcher)
+    watcher.drain()
     assert all(len(_history(m)) == shown for m in watcher.received[told:]
                if m["type"] == "state")
     start()
@@ -67,12 +59,12 @@ def _outage_changes_nothing(server: Server, stop: Any, start: Any,
     if ann.last_state()["view"]["turn"] == 1:  # the bot's move is next: refuse its write
         stop()
         time.sleep(3)  # the bot's 2 s are up while the store is down
-        _drain(ann)
+        ann.drain()
         assert len(_history(ann.last_state())) == after_mine
         start()
         ann.until(lambda m: m["type"] == "state" and len(_history(m)) > after_mine,
                   timeout=40)
-    _drain(ann)
+    ann.drain()
     before_kill = ann.last_state()
     server.kill()
     again = Server(server.db, port=server.port).start()

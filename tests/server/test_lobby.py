@@ -80,7 +80,7 @@ def test_a_player_leaves_a_table_that_has_not_begun(server: Server) -> None:
                                   {"kind": "human"}], options={"players": 3}, public=True)
     table = made["table"]["id"]
     lobby = server.lobby()
-    joined = server.join(table, f"Guest{tag}x")
+    joined = server.join(table, f"Visitor{tag}x")
     lobby.until(_listed(lambda m: any(t["id"] == table and t["seats"][1]["name"]
                                       for t in m["open"])))
     left = httpx.post(f"{server.url}/api/tables/{table}/leave", json={"token": joined["token"]})

@@ -83,7 +83,8 @@ LIMITED: dict[int | str, dict[str, Any]] = {
           "full: try again (see Retry-After)"}}
 SEATING: dict[int | str, dict[str, Any]] = {
     401: {"description": "Not signed in and no name given, or an API token revoked"},
-    409: {"description": "The name is an account's, or not the signed-in account's"}}
+    409: {"description": "The name is an account's (or would pass for one, or for a "
+          "guest's, or mixes scripts), or not the signed-in account's"}}
 STORE_AWAY = "the store cannot be reached just now; try again in a moment"
 MOST_MOVES = 1000
 """The longest record the server grades (a long Kozel match has about 600 moves)."""

@@ -36,7 +36,7 @@ from starlette.requests import HTTPConnection
 from bones.server.accounts import NAME, SESSION_DAYS, Account, Accounts, Refused
 from bones.server.guard import limit_storage
 from bones.server.hub import Settings
-from bones.server.names import guest_like
+from bones.server.names import check_display, guest_like
 from bones.server.protocol import BAD_BODY
 from bones.server.stats import name_key
 from bones.server.table import Player
@@ -359,7 +359,10 @@ def player_for(accounts: Accounts, account: Account | None, typed: str | None) -
                             "one: log in to play as it")
     if guest_like(typed):
         raise HTTPException(409, 'names starting with "guest" are kept for guests')
-    return Player(typed)
+    try:
+        return Player(check_display(typed))
+    except ValueError as error:
+        raise HTTPException(409, str(error)) from None
 
 
 def operator_only(networks: tuple[str, ...]) -> Callable[[Request], None]:

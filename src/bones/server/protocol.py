@@ -32,7 +32,7 @@ from pydantic import (
 )
 
 from bones.rules import PLAYERS, Rules
-from bones.server.names import BLANK, check_display
+from bones.server.names import BLANK
 
 __all__ = [
     "BAD_BODY",
@@ -146,11 +146,10 @@ def _stripped(empty: str, *, angles: bool = False) -> Callable[[str], str]:
 
 Name = Annotated[str, Field(min_length=1, max_length=24,
                             json_schema_extra={"pattern": f"^{SEEN}*[^ {SEEN[2:]}{SEEN}*$"}),
-                 AfterValidator(_stripped("a name needs more than spaces")),
-                 AfterValidator(check_display)]
-"""A display name: NFC, 1-24 characters, not only spaces, nothing invisible or blank,
-one script (``names.check_display``), no ``<`` or ``>``; spaces at either end are
-dropped."""
+                 AfterValidator(_stripped("a name needs more than spaces"))]
+"""A display name: NFC, 1-24 characters, not only spaces, nothing invisible (what renders
+blank is dropped), no ``<`` or ``>``; spaces at either end are dropped. Whether it may
+be had (one script, not passing for another's) is the seat's to say (409)."""
 
 
 class ProtocolError(ValueError):

@@ -23,8 +23,14 @@ VENDOR = Path(str(resources.files("fastapi_offline") / "static"))
 
 def docs_routes(app: FastAPI) -> None:
     """``/docs`` and ``/redoc``, their start-up script and the vendored files."""
-    swagger = (HERE / "swagger.html").read_text()
-    redoc = (HERE / "redoc.html").read_text()
+    page = (HERE / "page.html").read_text()
+    swagger = page.replace("@HEAD@", '<link rel="stylesheet" href="/docs-files/swagger-ui.css">'
+                           ).replace("@BODY@", '<div id="swagger-ui"></div>\n'
+                                     '<script src="/docs-files/swagger-ui-bundle.js"></script>\n'
+                                     '<script src="/docs-files/start.js"></script>')
+    redoc = page.replace("@HEAD@", "").replace("@BODY@", (
+        '<redoc spec-url="/openapi.json"></redoc>\n'
+        '<script src="/docs-files/redoc.standalone.js"></script>'))
     start = (HERE / "start.js").read_text()
 
     @app.get("/docs", include_in_schema=False)
