@@ -72,8 +72,8 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 from bones.rules import TARGETS  # noqa: E402
-from bones.server.hub import Settings  # noqa: E402
 from bones.server.metrics import SLOW  # noqa: E402
+from bones.server.tables.hub import Settings  # noqa: E402
 from server import HUMANS, LIFTED  # noqa: E402
 
 WARM = 40.0
@@ -161,7 +161,7 @@ class Site:
         # spent about a minute of a core compiling inside the measured window (0.25-0.9
         # cores of a human-only run's "bots CPU"): the cache is filled first, as a site
         # that has run before has it.
-        subprocess.run([sys.executable, "-c", "from bones.server.brains import prepare; "
+        subprocess.run([sys.executable, "-c", "from bones.server.thinking.brains import prepare; "
                         "prepare()"], env=self.env, check=True)
         flags = ["--bot-delay", "0.8", *LIFTED]
         if self.processes == 1:
@@ -383,7 +383,7 @@ def generate(plan: Plan, urls: list[str], out: multiprocessing.Queue[dict[str, A
     """The load generator's process: play, then send back what it measured. It holds
     as many sockets as the site, so it takes the site's collector settings: its own
     pauses would count as the site's."""
-    from bones.server.memory import settle
+    from bones.server.edge.memory import settle
 
     settle()
     figures = asyncio.run(_generate(plan, urls))

@@ -45,12 +45,12 @@ from rich.table import Table
 from sqlalchemy.orm import Session
 from websockets.asyncio.client import connect
 
-from bones.server.hub import Hub, Settings
-from bones.server.matching import Member, Ticket
-from bones.server.ratings import Ratings
-from bones.server.schema import AccountRow
-from bones.server.seeking import Seeker
-from bones.server.store import Store
+from bones.server.meeting.matching import Member, Ticket
+from bones.server.meeting.seeking import Seeker
+from bones.server.people.ratings import Ratings
+from bones.server.store.records import Store
+from bones.server.store.schema import AccountRow
+from bones.server.tables.hub import Hub, Settings
 
 HERE = Path(__file__).resolve().parent
 LIFTED = ["--rest-rate", "1000000", "--tables-per-address", "1000000",

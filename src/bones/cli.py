@@ -26,7 +26,7 @@ from bones.match import Match
 from bones.moves import IllegalMove
 from bones.record import RecordError, load
 from bones.rules import TARGETS, VARIANTS, Rules
-from bones.server.hub import Settings
+from bones.server.tables.hub import Settings
 from bones.text import describe_rules, final_line, replay_lines, result_line, score_text, table_line
 
 
@@ -169,8 +169,8 @@ def reports(db: str | None, limit: int) -> int:
     from rich.text import Text
 
     from bones.server import DEFAULT_DB
-    from bones.server.chat import Chat
-    from bones.server.store import Store
+    from bones.server.people.chat import Chat
+    from bones.server.store.records import Store
 
     found = Chat(Store(db or DEFAULT_DB).engine).reports(limit)
     table = Table(title=f"{len(found)} reported chat lines, newest first")
@@ -225,7 +225,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from bones.server import DEFAULT_DB, create_app
-    from bones.server.memory import settle
+    from bones.server.edge.memory import settle
     from bones.server.protocol import MAX_FRAME
 
     settings = Settings(**{name: getattr(args, name) for name in TUNED},
@@ -248,7 +248,7 @@ def worker(url: str, processes: int) -> int:
     import signal
     import time
 
-    from bones.server.fleet import Crew
+    from bones.server.thinking.fleet import Crew
 
     crew = Crew(url, processes)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

@@ -10,7 +10,7 @@ RESEARCH = ("pyspiel", "open_spiel", "pettingzoo", "gymnasium", "ray")
 
 
 def test_the_server_and_the_engine_import_no_research_library() -> None:
-    code = ("import sys, bones, bones.bots, bones.arena, bones.cli, bones.server.app; "
+    code = ("import sys, bones, bones.bots, bones.arena, bones.cli, bones.server.edge.app; "
             f"print(sorted(m for m in {RESEARCH!r} if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout

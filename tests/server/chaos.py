@@ -25,7 +25,7 @@ import redis
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from bones import Match
-from bones.server.cluster import UNFINISHED
+from bones.server.sites.cluster import UNFINISHED
 from tests.server.knowledge import check_message
 from tests.server.live import Message, Server, Worker, in_threads, play_out
 

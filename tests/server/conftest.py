@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from bones.server import create_app
-from bones.server.hub import Settings
+from bones.server.tables.hub import Settings
 from tests.server.live import OPEN, Server, close_left_open, sqlite_url
 
 

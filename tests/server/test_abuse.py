@@ -22,13 +22,13 @@ import redis
 from fastapi.testclient import TestClient
 from websockets.exceptions import ConnectionClosed
 
-from bones.server import accounts as accounts_module
-from bones.server.accounts import GUEST_DAYS, Accounts
-from bones.server.chat import Chat
-from bones.server.cluster import LEASE
-from bones.server.schema import now
-from bones.server.store import Store
-from bones.server.table import Player
+from bones.server.people import accounts as accounts_module
+from bones.server.people.accounts import GUEST_DAYS, Accounts
+from bones.server.people.chat import Chat
+from bones.server.people.players import Player
+from bones.server.sites.cluster import LEASE
+from bones.server.store.records import Store
+from bones.server.store.schema import now
 from tests.server.conftest import pg
 from tests.server.live import (
     Client,

@@ -14,8 +14,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from bones.server.accounts import Accounts
-from bones.server.store import Store
+from bones.server.people.accounts import Accounts
+from bones.server.store.records import Store
 from tests.server.live import Server, play_out, sqlite_url
 
 PASSWORD = "correct horse"

@@ -15,12 +15,12 @@ from typing import Any, TypeVar
 import httpx
 
 from bones import Match
-from bones.server.brains import Brains
-from bones.server.hub import Hub, Settings
+from bones.server.people.players import Player
 from bones.server.protocol import CreateTable
-from bones.server.store import Store
-from bones.server.table import Player
-from bones.server.workers import NICE, Pool, WorkerDied
+from bones.server.store.records import Store
+from bones.server.tables.hub import Hub, Settings
+from bones.server.thinking.brains import Brains
+from bones.server.thinking.workers import NICE, Pool, WorkerDied
 from bones.view import PlayerView
 from tests.server.fakes import Reader, in_a_thread, play_round
 from tests.server.live import Server, my_turn, play_out, sqlite_url

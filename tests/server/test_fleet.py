@@ -16,7 +16,7 @@ import pytest
 import redis
 
 from bones import Match, Round, Rules
-from bones.server import fleet
+from bones.server.thinking import fleet
 from tests.server.live import Server, Worker, play_out, sqlite_url
 
 

@@ -379,7 +379,7 @@ def test_a_rate_limit_that_cannot_count_lets_requests_through() -> None:
     """With Redis away or swamped, the per-address limit lets a request through rather
     than refusing everyone: it guards the site, it must not stop it."""
 
-    from bones.server.guard import Guard
+    from bones.server.edge.guard import Guard
 
     answered: list[int] = []
 

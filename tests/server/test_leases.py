@@ -1,4 +1,4 @@
-"""Leases and orphans on a real Redis (:mod:`bones.server.cluster`): a table nobody holds
+"""Leases and orphans on a real Redis (:mod:`bones.server.sites.cluster`): a table nobody holds
 is found by the next look, a held one is not, and the look reads only the tables whose
 lease ran out, so a site of a thousand held tables costs it nothing."""
 
@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bones.server.cluster import LEASE, LOBBY, UNFINISHED, Cluster, heard
+from bones.server.sites.cluster import LEASE, LOBBY, UNFINISHED, Cluster, heard
 
 
 def _run(body: Callable[[Cluster, Cluster], Awaitable[None]], url: str) -> None:

@@ -1,4 +1,4 @@
-"""Who plays whom (``bones.server.matching``), over any tickets: groups never share a
+"""Who plays whom (``bones.server.meeting.matching``), over any tickets: groups never share a
 ticket or a player, fill their table exactly, keep every rating within every member's
 band and agree on a target; nobody who could play is left waiting beside a partner; the
 band widens with waiting; bots come only when asked for, and only to casual games; and
@@ -14,12 +14,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bones.server.matching import BASE, GROWTH, Member, Ticket, pair_up, seating
+from bones.server.meeting.matching import BASE, GROWTH, Member, Ticket, pair_up, seating
+from bones.server.meeting.seekbook import MemoryBook
+from bones.server.meeting.seeking import Seeker
 from bones.server.metrics import Metrics
+from bones.server.people.players import Player
 from bones.server.protocol import Seek
-from bones.server.seekbook import MemoryBook
-from bones.server.seeking import Seeker
-from bones.server.table import Player
 
 _ids = itertools.count()
 

@@ -23,11 +23,12 @@ from sqlalchemy import create_engine, select, text
 
 from bones.match import Match
 from bones.rules import Rules
-from bones.server.accounts import Accounts
-from bones.server.migrate import revision, upgrade
-from bones.server.schema import Base, EventRow
-from bones.server.store import Store
-from bones.server.table import Player, Seat, Table
+from bones.server.people.accounts import Accounts
+from bones.server.people.players import Player
+from bones.server.store.migrate import revision, upgrade
+from bones.server.store.records import Store
+from bones.server.store.schema import Base, EventRow
+from bones.server.tables.table import Seat, Table
 from tests.server.conftest import fresh_postgres
 from tests.server.live import sqlite_url
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bones.server.ratings import abandoned, rank_game
+from bones.server.people.ratings import abandoned, rank_game
 from tests.server.live import Server, play_all, sqlite_url
 from tests.server.skill import openskill_after
 

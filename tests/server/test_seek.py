@@ -12,7 +12,7 @@ import threading
 import httpx
 import pytest
 
-from bones.server.ratings import rank_game
+from bones.server.people.ratings import rank_game
 from tests.server.live import Message, Server, play_all
 from tests.server.skill import openskill_after
 

@@ -15,11 +15,11 @@ import random
 
 import pytest
 
-from bones.server import sending
-from bones.server.hub import Hub, Settings
+from bones.server.people.players import Player
 from bones.server.protocol import CreateTable
-from bones.server.store import Store
-from bones.server.table import Player
+from bones.server.sockets import sending
+from bones.server.store.records import Store
+from bones.server.tables.hub import Hub, Settings
 from tests.server.fakes import Reader, in_a_thread, play_round
 
 

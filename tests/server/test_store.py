@@ -18,12 +18,13 @@ from sqlalchemy import create_engine
 from sqlalchemy.orm import Session
 
 from bones.rules import Rules
-from bones.server.accounts import Accounts
-from bones.server.hub import Hub, Settings
-from bones.server.schema import AccountRow
-from bones.server.stats import lines, name_key
-from bones.server.store import Append, Store
-from bones.server.table import Seat, Table
+from bones.server.names import name_key
+from bones.server.people.accounts import Accounts
+from bones.server.store.records import Append, Store
+from bones.server.store.results import lines
+from bones.server.store.schema import AccountRow
+from bones.server.tables.hub import Hub, Settings
+from bones.server.tables.table import Seat, Table
 from tests.server.fakes import in_a_thread
 
 

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from bones.fair import FairDeck, FairnessError
 from bones.rules import PLAYERS, Rules
-from bones.server.lobby import Lobby
+from bones.server.meeting.lobby import Lobby
 from bones.server.protocol import TableInfo
-from bones.server.store import Event, SavedTable
-from bones.server.table import Entry, Seat, Table
+from bones.server.store.records import Event, SavedTable
+from bones.server.tables.table import Entry, Seat, Table
 
 
 def _two_rounds_at_once(log: list[Entry] | None = None) -> Table:

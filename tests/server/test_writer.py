@@ -1,5 +1,5 @@
 """The writer: many tables' moves to one commit, and one table's refused write refuses no
-other (``bones.server.writer``)."""
+other (``bones.server.store.writer``)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from bones.server import writer as writer_module
-from bones.server.store import Append, Store
-from bones.server.writer import Writer, seen_through
+from bones.server.store import writer as writer_module
+from bones.server.store.records import Append, Store
+from bones.server.store.writer import Writer, seen_through
 from tests.server.live import sqlite_url
 from tests.server.test_store import _finished
 

@@ -10,7 +10,7 @@ import random
 import pytest
 from playwright.sync_api import Browser, Page
 
-from bones.server.ratings import rank_game
+from bones.server.people.ratings import rank_game
 from tests.server.live import Server
 from tests.server.skill import openskill_after
 from tests.web.conftest import DESKTOP, PHONE

@@ -4,9 +4,9 @@ Start it with ``bones serve`` (http://127.0.0.1:8000 by default) or build the ap
 :func:`create_app` for any ASGI server. The messages are in ``docs/protocol.md``.
 """
 
-from bones.server.app import DEFAULT_DB, create_app
-from bones.server.hub import Hub, Settings
-from bones.server.store import Store
-from bones.server.table import Seat, Table, TableError
+from bones.server.edge.app import DEFAULT_DB, create_app
+from bones.server.store.records import Store
+from bones.server.tables.hub import Hub, Settings
+from bones.server.tables.table import Seat, Table, TableError
 
 __all__ = ["DEFAULT_DB", "Hub", "Seat", "Settings", "Store", "Table", "TableError", "create_app"]

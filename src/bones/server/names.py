@@ -30,7 +30,7 @@ from importlib import resources
 
 from confusable_homoglyphs import categories, confusables
 
-__all__ = ["BLANK", "check_display", "guest_like", "skeleton"]
+__all__ = ["BLANK", "check_display", "guest_like", "name_key", "skeleton"]
 
 BLANK = frozenset(chr(c) for c in (0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x034F, 0x17B4,
                                    0x17B5, 0x180B, 0x180C, 0x180D, 0x180F,
@@ -62,6 +62,11 @@ def _classes() -> dict[str, str]:
                 if a != b:
                     parent[max(a, b)] = min(a, b)
     return {c: root(c) for c in parent}
+
+
+def name_key(name: str) -> str:
+    """The form names are looked up in: "Ann", "ANN" and "ann" are one player."""
+    return unicodedata.normalize("NFC", name).casefold()
 
 
 def skeleton(name: str) -> str:

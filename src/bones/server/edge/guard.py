@@ -1,0 +1,168 @@
+"""What stands between the network and the app: security headers on every answer, the
+Origin check on WebSocket upgrades and on requests that change things, a limit on the
+size of a request's body, and a per-address rate limit on REST calls and new sockets.
+
+The rate limit keeps its counts in a ``limits`` storage: in memory for one process, in
+Redis when the server has one, so that an address counts the same at every process.
+
+>>> allowed_origin("https://bones.example", "bones.example", ())
+True
+>>> allowed_origin("http://evil.example", "bones.example", ())
+False
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from limits import RateLimitItemPerSecond
+from limits.aio.strategies import MovingWindowRateLimiter
+
+from bones.server.edge.apidocs import PAGES
+from bones.server.sites.counting import limit_storage
+
+__all__ = ["CSP", "DOCS_CSP", "HSTS", "MAX_BODY", "Guard", "allowed_origin"]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+MAX_BODY = 256 * 1024
+"""The largest request body, in bytes (a long match's record is a few dozen KiB)."""
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+       "form-action 'self'; frame-ancestors 'none'")
+"""The app's pages run only their own files: no inline script, no other site's."""
+DOCS_CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+            "img-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; "
+            "object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+"""The API's documentation pages (``apidocs``) run the server's own files too; only
+their styles may be inline (Swagger UI and ReDoc set them), and ReDoc's worker a blob."""
+HSTS = (b"strict-transport-security", b"max-age=31536000; includeSubDomains")
+"""Sent on answers that went out over https (as the proxy says, with ``--trust-proxy``):
+the browser then comes over https only."""
+HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+           (b"referrer-policy", b"no-referrer"),
+           (b"cross-origin-opener-policy", b"same-origin")]
+CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+log = logging.getLogger("bones.server")
+
+
+def allowed_origin(origin: str, host: str, extra: tuple[str, ...]) -> bool:
+    """Whether a page from ``origin`` may act on the server reached as ``host``: its
+    own pages, and the origins a deployment names (e.g. behind a proxy)."""
+    if origin in extra:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc == host
+
+
+class Guard:
+    """ASGI middleware around the bones app."""
+
+    def __init__(self, app: App, *, origins: tuple[str, ...] = (), rate: float = 20.0,
+                 max_body: int = MAX_BODY, redis: str | None = None) -> None:
+        self.app, self.origins, self.max_body = app, origins, max_body
+        burst = max(1, round(rate * 3))
+        self.item = RateLimitItemPerSecond(burst, 3)
+        self.limiter = MovingWindowRateLimiter(limit_storage(redis))
+        self._warned = -60.0
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await self._socket(scope, receive, send)
+        elif scope["type"] == "http":
+            await self._http(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    @staticmethod
+    def _header(scope: Scope, name: bytes) -> str | None:
+        for key, value in scope.get("headers", []):
+            if key == name:
+                return bytes(value).decode("latin-1")
+        return None
+
+    def _foreign(self, scope: Scope) -> bool:
+        origin = self._header(scope, b"origin")
+        host = self._header(scope, b"host") or ""
+        return origin is not None and not allowed_origin(origin, host, self.origins)
+
+    async def _allowed(self, scope: Scope) -> bool:
+        """Whether the address has requests left; if the count cannot be read (Redis is
+        away or swamped), yes: the limit guards the site, it must not stop it."""
+        try:
+            return await self.limiter.hit(self.item, self._address(scope))
+        except Exception as error:
+            if time.monotonic() - self._warned > 60:  # once a minute, not once a request
+                self._warned = time.monotonic()
+                log.warning("the rate limit could not be counted: %s", error)
+            return True
+
+    def _address(self, scope: Scope) -> str:
+        client = scope.get("client")
+        return str(client[0]) if client else "?"
+
+    async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # Refused before the handshake completes: the browser sees HTTP 403.
+        if self._foreign(scope) or not await self._allowed(scope):
+            await send({"type": "websocket.close", "code": 4403})
+            return
+        await self.app(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path: str = scope["path"]
+        if scope["method"] in CHANGES and self._foreign(scope):
+            await _answer(send, 403, "requests from another site's pages are refused")
+            return
+        if path.startswith("/api/") and not await self._allowed(scope):
+            await _answer(send, 429, "too many requests from this address; slow down",
+                          [(b"retry-after", b"3")])
+            return
+        length = self._header(scope, b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.max_body:
+            await _answer(send, 413, f"a request body is at most {self.max_body} bytes")
+            return
+        policy = (DOCS_CSP if path in PAGES else CSP).encode()
+        secure = [HSTS] if scope.get("scheme") == "https" else []
+        started = False
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_body:
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def headed(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                message["headers"] = [*message.get("headers", []), *HEADERS, *secure,
+                                      (b"content-security-policy", policy)]
+            await send(message)
+
+        await self.app(scope, counted, headed)
+        if seen > self.max_body and not started:
+            await _answer(send, 413, f"a request body is at most {self.max_body} bytes")
+
+
+async def _answer(send: Send, status: int, detail: str,
+                  headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    body = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()), *HEADERS,
+                            *(headers or [])]})
+    await send({"type": "http.response.body", "body": body})

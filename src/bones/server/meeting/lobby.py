@@ -1,0 +1,177 @@
+"""The lobby: the live list of public tables, pushed to everyone watching it.
+
+Each change to what the list shows (a table opened, a seat taken, a round played, a table
+over) marks the list changed; the lobby then sends every lobby socket a new snapshot, at
+most every :data:`PAUSE` seconds, so a busy site costs one snapshot per pause, not one
+per move. With other processes (``--redis``) the list itself is Redis's (the cluster's
+``bones:listing``) and a change anywhere is announced on the channel ``bones:lobby``,
+which every process's lobby listens to.
+
+Each seated player is shown with their rating in the table's variant and player count.
+
+The lobby has a chat (:mod:`bones.server.people.chat`): a line said at any process is kept, then
+heard by every lobby socket (with others, over the channel ``bones:lobby:chat``); a
+newcomer hears the last lines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import redis
+
+from bones.server.people.chat import Chat
+from bones.server.people.players import Player
+from bones.server.people.ratings import Ratings
+from bones.server.protocol import (
+    ErrorMessage,
+    LobbyMessage,
+    Ping,
+    Pong,
+    Say,
+    TableInfo,
+    read_client,
+)
+from bones.server.sites.cluster import LOBBY, connect, heard
+from bones.server.sockets.allowance import Allowance, messages
+from bones.server.sockets.sending import Socket, deliver
+
+__all__ = ["PAUSE", "Lobby"]
+
+log = logging.getLogger("bones.server")
+PAUSE = 0.5
+"""Seconds between two snapshots at most."""
+SHOWN = 200
+"""Tables a snapshot lists at most, newest first."""
+SAID = f"{LOBBY}:chat"
+
+
+class Lobby:
+    """Lobby sockets of this process, and what they are sent."""
+
+    def __init__(self, tables: Callable[[int, int], Awaitable[list[TableInfo]]],
+                 ratings: Ratings, chat: Chat, allowance: Allowance,
+                 redis_url: str | None = None) -> None:
+        self.tables, self.ratings, self.chat = tables, ratings, chat
+        self.allowance = allowance
+        self.redis = None if redis_url is None else connect(redis_url)
+        self.sockets: set[Socket] = set()
+        self._changed = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        self._tasks.append(asyncio.create_task(self._push()))
+        if self.redis is not None:
+            self._tasks.append(asyncio.create_task(self._listen(self.redis)))
+
+    def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+
+    def changed(self) -> None:
+        """What the list shows changed here (another process's changes come by Redis)."""
+        self._changed.set()
+
+    async def serve(self, ws: Socket, address: str, viewer: Player | None = None) -> None:
+        """One lobby socket from ``address``: the list and the last lines said, then each
+        new list and line, until it closes; ``viewer`` (signed in) may chat."""
+        async with self.allowance.opened(ws, address) as room:
+            if room:
+                await self._serve(ws, address, viewer)
+
+    async def _serve(self, ws: Socket, address: str, viewer: Player | None) -> None:
+        await ws.accept()
+        await ws.send_text((await self.snapshot()).model_dump_json())
+        # Heard from here on before the lines already said are read: a line said while
+        # they are read comes live or with them (the page drops the one it has), never not
+        # at all.
+        self.sockets.add(ws)
+        for line in await asyncio.to_thread(self.chat.recent, None, {"lobby"}):
+            await ws.send_text(line.model_dump_json())
+        gate = self.allowance.gate(address)
+        try:
+            async for text in messages(ws, gate, self.allowance.flood()):
+                answer = await self._heard(text, viewer)
+                if answer is not None and not await deliver(ws, answer.model_dump_json()):
+                    break
+        except Exception:  # a socket that broke is a socket that left
+            log.debug("a lobby socket broke", exc_info=True)
+        finally:
+            self.sockets.discard(ws)
+
+    async def _heard(self, text: str | None, viewer: Player | None) -> ErrorMessage | Pong | None:
+        """A lobby socket said something: a ping answered, a line kept and passed on, or
+        the error that refuses it."""
+        message = read_client(text)
+        if isinstance(message, ErrorMessage | Pong):
+            return message
+        if isinstance(message, Ping):
+            return Pong()
+        if not isinstance(message, Say):
+            return ErrorMessage(code="bad_message",
+                                message="the lobby takes chat lines and pings only")
+        if viewer is None:
+            return ErrorMessage(code="not_signed_in", message="sign in (as a guest too) to chat")
+        if not await self.chat.may_speak(viewer):
+            return ErrorMessage(code="flood", message="you are chatting too fast; wait a moment")
+        line = await asyncio.to_thread(self.chat.say, None, "lobby", viewer, message.text)
+        said = line.model_dump_json()
+        if self.redis is None:
+            await self._to_all(said)
+        else:  # every process hears it on the channel, this one too
+            await self.redis.publish(heard(self.redis, SAID), said)
+        return None
+
+    async def _to_all(self, text: str) -> None:
+        await asyncio.gather(*(self._send(ws, text) for ws in list(self.sockets)))
+
+    async def snapshot(self) -> LobbyMessage:
+        """The public tables: those with free seats, and those being played (to watch);
+        each seated player with their rating."""
+        tables = await self.tables(SHOWN, 0)
+        wanted = {(seat.name, t.variant, len(t.seats)) for t in tables for seat in t.seats
+                  if seat.kind == "human" and seat.name}
+        rated = await asyncio.to_thread(self.ratings.shown, wanted) if wanted else {}
+        for table in tables:  # copies: a table's own seat models are shared by its messages
+            table.seats = [seat.model_copy(update={"rating": rated.get(
+                (seat.name, table.variant, len(table.seats)))}) if seat.name else seat
+                for seat in table.seats]
+        return LobbyMessage(open=[t for t in tables if t.status == "waiting"],
+                            playing=[t for t in tables if t.status != "waiting"])
+
+    async def _push(self) -> None:
+        while True:
+            await self._changed.wait()
+            self._changed.clear()
+            if self.sockets:
+                try:
+                    text = (await self.snapshot()).model_dump_json()
+                except Exception:
+                    log.exception("the lobby's list could not be made")
+                else:
+                    await self._to_all(text)
+            await asyncio.sleep(PAUSE)
+
+    async def _send(self, ws: Socket, text: str) -> None:
+        if not await deliver(ws, text):  # slow or gone: dropped (a page reconnects)
+            self.sockets.discard(ws)
+
+    async def _listen(self, client: Any) -> None:
+        """Changes made and lines said at any process."""
+        changes, lines = heard(client, LOBBY), heard(client, SAID)
+        while True:
+            try:
+                pubsub: Any = client.pubsub(ignore_subscribe_messages=True)
+                await pubsub.subscribe(changes, lines)
+                async for message in pubsub.listen():
+                    if message["channel"] == lines:
+                        await self._to_all(message["data"])
+                    else:
+                        self.changed()
+            except redis.RedisError as error:
+                log.warning("the lobby's channel failed: %s", error)
+                await asyncio.sleep(1)
+

@@ -1,1 +1,0 @@
-"""The store's migrations (Alembic), applied by :func:`bones.server.migrate.upgrade`."""

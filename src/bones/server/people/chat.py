@@ -1,0 +1,139 @@
+"""Chat: what players say at a table and in the lobby, kept in the store with the games,
+and the reports players make of it for moderators.
+
+At a table there are two rooms while the game runs: the players' (said from a seat,
+heard by the seats) and the spectators' (said by people watching, heard by them only),
+so nobody watching can coach a player; once the game is over everyone hears both. Each
+speaker has a small allowance (:data:`BURST` lines in :data:`WINDOW` seconds), whatever
+socket or process they say it from: it is counted per account (or, for a typed name, per
+name), in Redis when the server has one.
+
+>>> from bones.server.store.records import Store
+>>> from bones.server.people.players import Player
+>>> chat = Chat(Store("sqlite://").engine)
+>>> line = chat.say(None, "lobby", Player("Ann"), "<b>hello</b>")
+>>> line.text, line.room
+('<b>hello</b>', 'lobby')
+>>> [said.text for said in chat.recent(None, {"lobby"})]
+['<b>hello</b>']
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from limits import RateLimitItemPerSecond
+from limits.aio.strategies import MovingWindowRateLimiter
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from bones.server.names import name_key
+from bones.server.people.players import Player
+from bones.server.protocol import ChatMessage
+from bones.server.sites.counting import limit_storage
+from bones.server.store.schema import AccountRow, ChatRow, ReportRow, now
+
+log = logging.getLogger("bones.server")
+
+__all__ = ["BURST", "WINDOW", "Chat", "Report", "hears"]
+
+BURST = 5
+"""Chat lines one speaker may say ..."""
+WINDOW = 10
+"""... in this many seconds."""
+KEPT = 50
+"""Lines of a room a newcomer is shown."""
+
+
+def hears(room: str, seated: bool, over: bool) -> bool:
+    """Whether a socket (a seat's, or a spectator's) hears a table's room.
+
+    >>> hears("spectators", seated=True, over=False), hears("spectators", True, over=True)
+    (False, True)
+    """
+    return over or (room == "players") == seated
+
+
+@dataclass(frozen=True)
+class Report:
+    """A report as moderators read it."""
+
+    id: int
+    at: datetime
+    reporter: str
+    reason: str
+    speaker: str
+    text: str
+    table: str | None
+    room: str
+
+
+def _message(row: ChatRow) -> ChatMessage:
+    return ChatMessage(id=row.id, room=row.room,  # type: ignore[arg-type]
+                       name=row.name, text=row.text, at=row.at.isoformat())
+
+
+class Chat:
+    """The chat in a store (each method is one transaction), and its speakers' allowance
+    (counted in Redis at ``redis``, else in this process)."""
+
+    def __init__(self, engine: Engine, redis: str | None = None) -> None:
+        self.engine = engine
+        self.limiter = MovingWindowRateLimiter(limit_storage(redis))
+        self.allowance = RateLimitItemPerSecond(BURST, WINDOW)
+
+    async def may_speak(self, who: Player) -> bool:
+        """Whether ``who`` may say one more line now (and it counts); if the count cannot
+        be read, yes (logged)."""
+        key = f"chat:{who.account}" if who.account is not None else f"chat:n:{name_key(who.name)}"
+        try:
+            return await self.limiter.hit(self.allowance, key)
+        except Exception as error:
+            log.warning("a chat line could not be counted: %s", error)
+            return True
+
+    def say(self, table_id: str | None, room: str, who: Player, text: str) -> ChatMessage:
+        """Keep a line said (``table_id`` None: in the lobby)."""
+        with Session(self.engine) as session, session.begin():
+            row = ChatRow(table_id=table_id, room=room, account_id=who.account, name=who.name,
+                          text=text, at=now())
+            session.add(row)
+            session.flush()
+            return _message(row)
+
+    def recent(self, table_id: str | None, rooms: set[str],
+               limit: int = KEPT) -> list[ChatMessage]:
+        """The last lines of these rooms of a table (or of the lobby), oldest first."""
+        where = ChatRow.table_id.is_(None) if table_id is None else ChatRow.table_id == table_id
+        query = (select(ChatRow).where(where, ChatRow.room.in_(rooms))
+                 .order_by(ChatRow.id.desc()).limit(limit))
+        with Session(self.engine) as session:
+            return [_message(row) for row in session.scalars(query)][::-1]
+
+    def report(self, message_id: int, reporter: int, reason: str) -> bool:
+        """Keep a report for moderators; False if there is no such line. Reporting a line
+        twice keeps the first report."""
+        try:
+            with Session(self.engine) as session, session.begin():
+                if session.get(ChatRow, message_id) is None:
+                    return False
+                session.add(ReportRow(message_id=message_id, reporter_id=reporter,
+                                      reason=reason, at=now()))
+        except IntegrityError:
+            pass  # reported by this player already
+        return True
+
+    def reports(self, limit: int = 100) -> list[Report]:
+        """The latest reports, newest first, with the line reported."""
+        query = (select(ReportRow, ChatRow, AccountRow.name)
+                 .join(ChatRow, ChatRow.id == ReportRow.message_id)
+                 .join(AccountRow, AccountRow.id == ReportRow.reporter_id)
+                 .order_by(ReportRow.id.desc()).limit(limit))
+        with Session(self.engine) as session:
+            return [Report(report.id, report.at, reporter, report.reason, line.name, line.text,
+                           line.table_id, line.room)
+                    for report, line, reporter in session.execute(query)]

@@ -1,0 +1,90 @@
+"""What a finished game writes besides its record, in the transaction that stores it:
+each player's lines in the running totals of statistics, and, for a rated game, the
+ratings it moves (OpenSkill's Weng-Lin model, Plackett-Luce). Kept here so that a game,
+its totals and its ratings are one write; ``people`` reads them.
+
+>>> from types import SimpleNamespace as Game
+>>> won = Game(variant="draw", names=["Ann", "bot:hard"], sides=[0, 1], scores=[104, 60],
+...            winner=0, loser=None, accounts=[7, None])
+>>> [line[:3] for line in lines(won)]
+[(7, 'total', ''), (7, 'variant', 'draw'), (7, 'level', 'hard')]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from openskill.models import PlackettLuce
+from sqlalchemy.orm import Session
+
+from bones.server.store.schema import GameRow, RatedRow, RatingRow
+
+__all__ = ["MODEL", "Line", "Total", "lines", "opponents_level", "rate"]
+
+MODEL = PlackettLuce()
+"""The rating model: OpenSkill's Plackett-Luce, with its defaults (mu 25, sigma 25/3)."""
+Line = tuple[int, str, str, bool, bool, int]
+"""One player's part of one game: account, grouping, group, won, lost, points."""
+Total = tuple[str, str, int, int, int, int]
+"""A running total: grouping, group, games, wins, losses, points."""
+
+
+def opponents_level(names: list[str | None], sides: list[int], side: int) -> str:
+    """The level the other side played at: a bot level, "people" or "mixed"."""
+    levels = {name[4:] if name and name.startswith("bot:") else "people"
+              for name, s in zip(names, sides, strict=True) if s != side}
+    return levels.pop() if len(levels) == 1 else "mixed"
+
+
+def lines(game: Any) -> list[Line]:
+    """What a finished game adds to each of its players' totals: those with an account
+    (a name typed without one counts for nobody)."""
+    out: list[Line] = []
+    for account, side in zip(game.accounts or [None] * len(game.sides), game.sides,
+                             strict=True):
+        if account is None:
+            continue
+        won = game.winner == side
+        lost = game.loser == side if game.loser is not None else (
+            game.winner is not None and not won)
+        points = game.scores[side]
+        level = opponents_level(game.names, game.sides, side)
+        out += [(account, grouping, group, won, lost, points)
+                for grouping, group in (("total", ""), ("variant", game.variant),
+                                        ("level", level))]
+    return out
+
+
+def rate(session: Session, game: GameRow) -> None:
+    """Rate a finished rated game: each account's rating for the variant and player count
+    moves by OpenSkill's update for the ranks of the game's sides."""
+    rating: dict[str, Any] = game.rating or {}
+    accounts = [a for a in game.accounts or [] if a is not None]
+    if not rating or len(accounts) != len(game.sides):  # rated games are between accounts
+        return
+    players = len(accounts)
+    rows = {a: _row(session, a, game.variant, players) for a in accounts}
+    side_count = max(game.sides) + 1
+    teams = [[a for a, s in zip(accounts, game.sides, strict=True) if s == side]
+             for side in range(side_count)]
+    before = [[MODEL.rating(mu=rows[a].mu, sigma=rows[a].sigma) for a in team]
+              for team in teams]
+    after = MODEL.rate(before, ranks=rating["ranks"])
+    for team, new_team in zip(teams, after, strict=True):
+        for account, new in zip(team, new_team, strict=True):
+            row = rows[account]
+            session.add(RatedRow(table_id=game.table_id, account_id=account,
+                                 variant=game.variant, players=players,
+                                 mu_before=row.mu, sigma_before=row.sigma,
+                                 mu=new.mu, sigma=new.sigma, at=game.finished))
+            row.mu, row.sigma, row.games = new.mu, new.sigma, row.games + 1
+    session.flush()
+
+
+def _row(session: Session, account: int, variant: str, players: int) -> RatingRow:
+    row = session.get(RatingRow, (account, variant, players))
+    if row is None:
+        row = RatingRow(account_id=account, variant=variant, players=players,
+                        mu=MODEL.mu, sigma=MODEL.sigma, games=0)
+        session.add(row)
+    return row

@@ -1,0 +1,251 @@
+"""The store's tables, as SQLAlchemy models. The database gets them through the
+migrations in ``bones/server/migrations`` (:mod:`bones.server.store.migrate`), never from
+these classes directly, so that a store written by an older bones upgrades in place; a
+test checks that the migrations and these models agree.
+
+A game's players are accounts (:mod:`bones.server.people.accounts`): statistics and the games
+list read ``plays`` and ``totals``, keyed by account, never by a typed name.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    TypeDecorator,
+    UniqueConstraint,
+    true,
+    type_coerce,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.ext.hybrid import hybrid_property
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql import ColumnElement
+
+__all__ = ["AccountRow", "Base", "ChatRow", "EventRow", "GameRow", "PlayRow", "RatedRow",
+           "RatingRow", "ReportRow", "SeatRow", "SessionRow", "TableRow", "TokenRow", "TotalRow",
+           "now"]
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A moment, always read back timezone-aware: SQLite keeps no zone, so what it
+    returns is taken as UTC, the zone every moment is written in."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {datetime: UTCDateTime}
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created: Mapped[datetime] = mapped_column(default=now)
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    finished: Mapped[datetime | None] = mapped_column(default=None)
+    """Set when the match is over, or when a table nobody joined expired (no game)."""
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    level: Mapped[str | None] = mapped_column(String(16), default=None)
+    name: Mapped[str | None] = mapped_column(String(64), default=None, index=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), default=None, index=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), default=None,
+                                                   index=True)
+    """The account in the seat; none for a bot, a free seat, or a name typed without
+    signing in (such a game counts for nobody's statistics)."""
+
+
+class EventRow(Base):
+    """One entry of a table's log. Its key (table, seq) is what fences a stale owner's
+    write, and its index is the only one a table's events need: read by table in seq's
+    order. Every move writes each index, so there is no other."""
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("table_id", "seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    seat: Mapped[int | None] = mapped_column(Integer, default=None)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(default=now)
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    __table_args__ = (Index("games_by_finished", "finished", "table_id"),)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16))
+    finished: Mapped[datetime] = mapped_column(default=now)
+    names: Mapped[list[str | None]] = mapped_column(JSON)
+    sides: Mapped[list[int]] = mapped_column(JSON)
+    scores: Mapped[list[int]] = mapped_column(JSON)
+    winner: Mapped[int | None] = mapped_column(Integer, default=None)
+    loser: Mapped[int | None] = mapped_column(Integer, default=None)
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    accounts: Mapped[list[int | None] | None] = mapped_column(JSON, default=None)
+    """Each seat's account (none for bots and typed names; none at all for a game
+    stored before accounts existed)."""
+    rating: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    """A rated game's ``ranks`` (each side's place) and the seats that ``left``."""
+    public: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """Played at a public table: listed to everyone. A private table's game is listed to
+    its players only."""
+
+
+class PlayRow(Base):
+    """Which account played which finished game: an account's games list is an index
+    scan."""
+
+    __tablename__ = "plays"
+    __table_args__ = (Index("plays_by_account", "account_id", "finished"),)
+    table_id: Mapped[str] = mapped_column(ForeignKey("games.table_id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    finished: Mapped[datetime] = mapped_column()
+
+
+class TotalRow(Base):
+    """An account's running totals in one grouping (``stats.lines``)."""
+
+    __tablename__ = "totals"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    grouping: Mapped[str] = mapped_column(String(8), primary_key=True)
+    group: Mapped[str] = mapped_column(String(16), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RatingRow(Base):
+    """An account's OpenSkill rating in one variant with one number of players."""
+
+    __tablename__ = "ratings"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+
+
+class RatedRow(Base):
+    """One account's rating before and after one rated game: the key makes a game rate
+    each player once, whatever happens."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("rating_history_by_account", "account_id", "at"),)
+    table_id: Mapped[str] = mapped_column(ForeignKey("games.table_id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(16))
+    players: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column()
+
+
+class ChatRow(Base):
+    """One chat message: at a table (``room`` ``players`` or ``spectators``) or in the
+    lobby (no table, room ``lobby``)."""
+
+    __tablename__ = "chat"
+    __table_args__ = (Index("chat_by_table", "table_id", "id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), default=None)
+    room: Mapped[str] = mapped_column(String(12))
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), default=None)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(default=now)
+
+
+class ReportRow(Base):
+    """A player's report of a chat message, for moderators (``bones reports``)."""
+
+    __tablename__ = "reports"
+    __table_args__ = (UniqueConstraint("message_id", "reporter_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    message_id: Mapped[int] = mapped_column(ForeignKey("chat.id"))
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    reason: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(default=now)
+
+
+class AccountRow(Base):
+    """A player: a guest (a generated name, no password) until they sign up, when the
+    same account takes the name they chose, so their games stay theirs."""
+
+    __tablename__ = "accounts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(24))
+    name_key: Mapped[str] = mapped_column(String(64), unique=True)
+    skeleton: Mapped[str | None] = mapped_column(String(96), default=None, unique=True,
+                                                 index=True)
+    """The name's form against look-alikes (``names.skeleton``): no two accounts share
+    one (none only for an old account whose name looked like an older one's)."""
+    password: Mapped[str | None] = mapped_column(String(128), default=None)
+    """An argon2 hash; none for a guest."""
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The account has played by program (an API token): shown as a bot everywhere."""
+    created: Mapped[datetime] = mapped_column(default=now)
+
+    @hybrid_property
+    def guest(self) -> bool:
+        """No password: a guest (in a query too, so a core statement reads it)."""
+        return self.password is None
+
+    @guest.inplace.expression
+    @classmethod
+    def _guest_in_sql(cls) -> ColumnElement[bool]:
+        return type_coerce(cls.password.is_(None), Boolean)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the cookie holds the token, the store its hash."""
+
+    __tablename__ = "sessions"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created: Mapped[datetime] = mapped_column(default=now)
+    expires: Mapped[datetime] = mapped_column()
+
+
+class TokenRow(Base):
+    """A personal API token: a program plays as the account with it."""
+
+    __tablename__ = "api_tokens"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(40))
+    created: Mapped[datetime] = mapped_column(default=now)
+    used: Mapped[datetime | None] = mapped_column(default=None)
+    revoked: Mapped[datetime | None] = mapped_column(default=None)
