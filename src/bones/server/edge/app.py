@@ -338,7 +338,7 @@ def _routes(app: FastAPI, hub: Hub, analyses: Analyses, accounts: Accounts) -> N
     def metrics(since: int = Query(default=0, ge=0)) -> dict[str, Any]:
         """Human moves handled, and the latency from a human's move to its broadcast
         over the moves after the first ``since`` (for the operator only)."""
-        return {**hub.figures(since), "analyses": analyses.figures()}
+        return {**hub.timing.figures(since), "analyses": analyses.figures()}
 
     hub.metrics.watch("bones_analyses", "Analyses being worked out or waiting",
                       lambda: analyses.figures()["running"])

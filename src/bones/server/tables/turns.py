@@ -1,0 +1,126 @@
+"""What a table waits for that no person will do: a bot's turn (thought in a worker,
+answered no sooner than the think floor), a clock run out, a player away too long.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from bones.server.protocol import (
+    Action,
+)
+from bones.server.tables.live import Live, Part
+from bones.server.tables.table import Entry
+
+__all__ = ["Turns"]
+
+log = logging.getLogger("bones.server")
+T = TypeVar("T")
+
+
+class Turns(Part):
+    """The bots' turns, clocks and absences of a hub's tables."""
+
+    def schedule(self, live: Live) -> None:
+        """Set going whatever the table now waits for that no human will do; after a
+        refused write, only after a pause that grows with each refusal."""
+        if live.turn_task is not None:
+            live.turn_task.cancel()
+            live.turn_task = None
+        if live.lost:
+            return
+        table = live.table
+        status = table.status
+        pause = min(10.0, 0.25 * 2 ** live.failures) if live.failures else 0.0
+        if status == "playing":
+            seat = table.turn
+            assert seat is not None
+            if table.seats[seat].by_bot:
+                delay = table.bot_delay
+                if live.thinks(seat):
+                    delay = max(delay, self.hub.settings.think_floor)
+                live.turn_task = asyncio.create_task(
+                    self.bot_move(live, seat, max(delay, pause), table.seq))
+            elif (left := table.time_left(seat)) is not None:
+                live.turn_task = asyncio.create_task(
+                    self.bot_move(live, seat, max(sum(left), pause), table.seq))
+        elif status == "between":
+            waiting = [n for n, s in enumerate(table.seats) if s.by_bot and n not in table.ready]
+            if waiting:
+                live.turn_task = asyncio.create_task(
+                    self.bots_ready(live, waiting, max(table.bot_delay * 2, pause), table.seq))
+        elif status == "waiting" and not any(s.free for s in table.seats):
+            # every seat is taken but the deal was refused by the store: deal again
+            live.turn_task = asyncio.create_task(self.later(
+                pause, live, lambda: (live.table.start(), []), table.seq))
+
+    async def later(self, delay: float, live: Live,
+                     change: Callable[[], tuple[list[Entry], list[Action]]], seq: int) -> None:
+        await asyncio.sleep(delay)
+        await self.hub.changes.act(live, change, None, None, seq)
+
+    async def bot_move(self, live: Live, seat: int, delay: float, seq: int) -> None:
+        """The bot starts thinking at once and moves when ``delay`` is up (or when it is
+        done, if later): a quick choice is not told apart from a long search. A lone
+        legal move is every bot's choice (``Bot.choose``), so it is made here without a
+        view or a worker's job (a third of Kozel's decisions), at the same time."""
+        loop = asyncio.get_running_loop()
+        due = loop.time() + delay
+        table = live.table
+        if table.seq != seq or table.match is None:
+            return
+        rnd = table.match.round
+        if len(legal := rnd.legal_moves()) == 1:
+            move = str(legal[0])
+        elif live.thinks(seat):
+            level = live.level(seat)
+            people = any(s.kind == "human" for s in table.seats)
+            move = await self.think(level, self.hub.brains.choose(level, rnd.view(seat), people))
+        else:
+            move = str(live.bot(seat).choose(rnd.view(seat)))
+        if (wait := due - loop.time()) > 0:  # a late decision moves in this turn of the loop
+            await asyncio.sleep(wait)
+        spec = table.seats[seat]
+        by = None if spec.kind == "bot" else "away" if spec.replaced else "clock"
+        await self.hub.changes.act(live, lambda: live.table.play(seat, str(move), by), None, None,
+                                   seq)
+
+    async def think(self, level: str, job: Awaitable[T]) -> T:
+        """A bot's decision or a hint, timed and counted while it waits."""
+        self.hub.metrics.thinking.inc()
+        try:
+            with self.hub.metrics.think.labels(level).time():
+                return await job
+        finally:
+            self.hub.metrics.thinking.dec()
+
+    async def bots_ready(self, live: Live, seats: list[int], delay: float, seq: int) -> None:
+        def ready() -> tuple[list[Entry], list[Action]]:
+            entries: list[Entry] = []
+            for seat in seats:
+                entries += live.table.ready_up(seat)
+            return entries, []
+
+        await self.later(delay, live, ready, seq)
+
+    def start_away(self, live: Live, seat: int) -> None:
+        if live.table.seats[seat].connected or seat in live.away or live.lost:
+            return
+        live.away[seat] = asyncio.create_task(self.replace(live, seat))
+
+    async def replace(self, live: Live, seat: int) -> None:
+        await asyncio.sleep(self.hub.settings.leave_after)
+        async with live.lock:
+            live.away.pop(seat, None)
+            spec = live.table.seats[seat]
+            if spec.connected or live.table.status == "over":
+                return
+            spec.replaced = True
+            live.table.seq += 1
+            await self.hub.changes.broadcast(live, [])
+            self.schedule(live)
+
+    # -- keeping memory in bounds --------------------------------------------------------
