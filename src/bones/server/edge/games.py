@@ -1,0 +1,125 @@
+"""The REST side of games: the variants and their rules, finished games and their
+records, analyses of a game or of an uploaded record, and a name's statistics.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.concurrency import run_in_threadpool
+
+from bones import bots
+from bones.match import Match
+from bones.record import RecordError
+from bones.rules import PLAYERS, Rules
+from bones.server.edge.auth import (
+    Caller,
+    client_address,
+)
+from bones.server.edge.profiles import summary
+from bones.server.people.stats import stats_from
+from bones.server.protocol import (
+    BAD_BODY,
+    GameSummary,
+    Stats,
+)
+from bones.server.tables.hub import Hub
+from bones.server.thinking.jobs import Analyses, Gone
+
+__all__ = ["MOST_MOVES", "games_router"]
+
+MOST_MOVES = 1000
+"""The longest record the server grades (a long Kozel match has about 600 moves)."""
+
+
+def games_router(hub: Hub, analyses: Analyses) -> APIRouter:
+    """The games' routes, over ``hub``'s store and the ``analyses`` pool."""
+    router = APIRouter()
+
+    @router.get("/api/variants")
+    def variants() -> dict[str, dict[str, Any]]:
+        """Each variant's player counts, default rules and the bot levels."""
+        return {v: {"players": list(players), "rules": Rules.preset(v).to_dict(),
+                    "levels": list(bots.LEVELS)} for v, players in PLAYERS.items()}
+
+    @router.get("/api/games")
+    async def games(account: Caller, name: str | None = Query(default=None, max_length=64),
+                    limit: int = Query(default=50, ge=1, le=200),
+                    offset: int = Query(default=0, ge=0, le=100_000),
+                    before: str | None = Query(default=None, max_length=32, description=(
+                        "the last game's id of the page before: the next page, as quick "
+                        "however deep"))) -> list[GameSummary]:
+        """Finished games of public tables, newest first, ``limit`` from ``offset`` on
+        (or after the game ``before``); with ``name``, the games that name played (in any
+        case): their private tables' games too when it is their own list."""
+        found = await run_in_threadpool(hub.store.games, name, limit, offset, before=before,
+                                        viewer=account.id if account else None)
+        return [summary(g) for g in found]
+
+    @router.get("/api/games/{table_id}/record", responses={404: {"description": "No such game"}})
+    def record(table_id: str) -> dict[str, Any]:
+        """The engine's record of a finished game (``bones replay`` reads it)."""
+        game = hub.store.game(table_id)
+        if game is None:
+            raise HTTPException(404, f"no finished game {table_id!r}")
+        return game.record
+
+    @router.get("/api/games/{table_id}/analysis",
+             responses={404: {"description": "No such game"}})
+    async def analysis(table_id: str, request: Request,
+                       graded: bool = Query(default=True, description=(
+                           "false: every position at once, without the grades (which "
+                           "take a worker seconds); the replay viewer shows those first")),
+                       ) -> dict[str, Any]:
+        """Every position of a finished game with every hand, and every choice graded
+        from the chooser's own view (expected points of the move and of the best)."""
+        key = f"game:{table_id}"
+        kept = analyses.kept(key, graded)
+        if kept is not None:
+            return kept
+        game = hub.store.game(table_id)
+        if game is None:
+            raise HTTPException(404, f"no finished game {table_id!r}")
+        return await _analyze(analyses, request, key, game.record, game.names, graded)
+
+    @router.post("/api/analysis", responses=BAD_BODY)
+    async def analyze_upload(record: dict[str, Any], request: Request) -> dict[str, Any]:
+        """The same for a record file of your own (graded: any record can be sent, so
+        every answer is a job in the bounded queue)."""
+        digest = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()
+        key = f"upload:{digest}"
+        return analyses.kept(key) or await _analyze(analyses, request, key, record, None)
+
+    @router.get("/api/stats/{name}")
+    def stats(name: str) -> Stats:
+        """A name's games, wins and losses, per variant too (games with hints or undo
+        are not counted)."""
+        return stats_from(name, hub.store.totals(name))
+
+    return router
+
+
+async def _analyze(analyses: Analyses, request: Request, key: str, record: dict[str, Any],
+                   names: list[str | None] | None, graded: bool = True) -> dict[str, Any]:
+    moves = record.get("moves")
+    if isinstance(moves, list) and len(moves) > MOST_MOVES:
+        raise HTTPException(400, f"a record of more than {MOST_MOVES} moves is not analysed here")
+    try:
+        match = Match.from_record(record)
+    except RecordError as error:
+        raise HTTPException(400, f"not a game record: {error}") from None
+    if not match.results:
+        raise HTTPException(400, "the record has no finished round to look back on")
+    about = {"rules": match.rules.to_dict(), "names": names, "fair": record.get("fair"),
+             "assists": record.get("assists", []), "winner": match.winner,
+             "loser": match.loser, "scores": list(match.scores), "graded": graded}
+    if not graded:
+        return await analyses.positions(key, match, about)
+    try:
+        return await analyses.report(key, record, len(match.rounds), client_address(request),
+                                     request.is_disconnected, about)
+    except Gone:
+        raise HTTPException(499, "the client left before the analysis was done") from None

@@ -1,0 +1,64 @@
+"""The WebSockets a client opens: the lobby, a quick-match ticket, a seat or a
+spectator's place at a table (in that order: ``/ws/{table_id}`` takes what the others
+do not).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable
+
+import redis
+from fastapi import APIRouter, WebSocket
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+from starlette.websockets import WebSocketState
+
+from bones.server.edge.auth import (
+    client_address,
+    viewer,
+)
+from bones.server.meeting.lobby import Lobby
+from bones.server.meeting.seeking import Seeker
+from bones.server.tables.hub import Hub
+
+__all__ = ["sockets_router"]
+
+log = logging.getLogger("bones.server")
+
+def sockets_router(hub: Hub, lobby: Lobby, seeker: Seeker) -> APIRouter:
+    """The sockets' routes."""
+    router = APIRouter()
+
+    @router.websocket("/ws/lobby")
+    async def lobby_socket(ws: WebSocket) -> None:
+        """The lobby's list of public tables, pushed at once and on every change."""
+        await _served(ws, lobby.serve(ws, client_address(ws), await viewer(ws)))
+
+    @router.websocket("/ws/seek/{ticket}")
+    async def seek_socket(ws: WebSocket, ticket: str) -> None:
+        """A quick-match ticket: where it stands every second, then your seat."""
+        await _served(ws, seeker.serve(ws, ticket, client_address(ws), await viewer(ws)))
+
+    @router.websocket("/ws/{table_id}")
+    async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None,
+                          invite: str | None = None) -> None:
+        await _served(ws, hub.connect(ws, table_id, token, client_address(ws), await viewer(ws),
+                                      invite))
+
+    return router
+
+
+async def _served(ws: WebSocket, serving: Awaitable[None]) -> None:
+    """Serve a socket; if what it needs is away (Redis, the store), close it with 1013
+    ("try again later"), which a client answers by coming back, not with a broken
+    connection and a traceback."""
+    try:
+        await serving
+    except (redis.RedisError, OperationalError, InterfaceError, PoolTimeout) as error:
+        log.warning("a socket was turned away: %s", error)
+        with contextlib.suppress(Exception):
+            if ws.client_state == WebSocketState.CONNECTING:
+                await ws.accept()
+            await ws.close(1013, "the server cannot reach its store just now: come back")
