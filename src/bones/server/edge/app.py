@@ -25,13 +25,13 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bones.server.edge.apidocs import docs_routes
-from bones.server.edge.auth import account_routes
+from bones.server.edge.auth import accounts_router
 from bones.server.edge.games import games_router
 from bones.server.edge.guard import Guard
 from bones.server.edge.operator import operator_router
 from bones.server.edge.pages import page_routes
-from bones.server.edge.profiles import profile_routes
-from bones.server.edge.seek import seek_routes
+from bones.server.edge.profiles import profiles_router
+from bones.server.edge.seek import seek_router
 from bones.server.edge.sockets import sockets_router
 from bones.server.edge.tables import tables_router
 from bones.server.meeting.lobby import Lobby
@@ -100,15 +100,14 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
                                    (Limited, 429, None)):
         app.add_exception_handler(refusal, partial(_refused, status, retry))
 
-    routers = [sockets_router(hub, lobby, seeker), tables_router(hub, accounts),
-               games_router(hub, analyses), operator_router(hub, analyses)]
+    app.state.accounts = accounts  # who a request comes from (auth.caller)
+    routers = [sockets_router(hub, lobby, seeker), accounts_router(accounts, hub.settings),
+               profiles_router(hub.store, accounts), tables_router(hub, accounts),
+               games_router(hub, analyses), operator_router(hub, analyses),
+               seek_router(seeker)]
     app.state.routers = routers
-    app.include_router(routers[0])
-    account_routes(app, accounts, hub.settings)
-    profile_routes(app, hub.store, accounts)
-    for router in routers[1:]:
+    for router in routers:
         app.include_router(router)
-    seek_routes(app, seeker)
     docs_routes(app)
     page_routes(app)
     return app

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from ipaddress import ip_address, ip_network
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, HTTPException, Request, Response
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from limits import RateLimitItem, RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.aio.strategies import MovingWindowRateLimiter
@@ -40,7 +40,7 @@ from bones.server.protocol import BAD_BODY
 from bones.server.sites.counting import limit_storage
 from bones.server.tables.hub import Settings
 
-__all__ = ["COOKIE", "SLOW", "Caller", "Logins", "Me", "Needed", "account_routes", "caller",
+__all__ = ["COOKIE", "SLOW", "Caller", "Logins", "Me", "Needed", "accounts_router", "caller",
            "client_address", "operator_only", "player_for", "viewer"]
 
 COOKIE = "bones_session"
@@ -158,10 +158,10 @@ InSession = Annotated[Account, Depends(by_session)]
 """A route's parameter: who is asking, signed in by a session (403 with a token)."""
 
 
-def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None:
-    """The account endpoints, over ``accounts`` (kept in ``app.state`` for
+def accounts_router(accounts: Accounts, settings: Settings) -> APIRouter:
+    """The account endpoints, over ``accounts`` (which the app keeps in ``app.state`` for
     :func:`caller`)."""
-    app.state.accounts = accounts
+    router = APIRouter()
     limiter = MovingWindowRateLimiter(limit_storage(settings.redis))
     logins = Logins(limiter, settings)
     per_address = RateLimitItemPerHour(settings.signups_per_address)
@@ -173,12 +173,12 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
             raise HTTPException(429, f"too many {what}s from this address; try again "
                                 "later", {"Retry-After": "600"})
 
-    @app.get("/api/me", responses={401: {"description": "Not signed in"}})
+    @router.get("/api/me", responses={401: {"description": "Not signed in"}})
     def me(account: Needed) -> Me:
         """The account this browser or token is signed in as."""
         return _me(account)
 
-    @app.post("/api/guest")
+    @router.post("/api/guest")
     async def guest(request: Request, response: Response, account: Caller) -> Me:
         """Play at once: a guest account with a generated name, held by the session
         cookie (the caller's own account if already signed in). New guests are limited
@@ -195,7 +195,7 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
         _signed_in(response, request, token)
         return _me(made)
 
-    @app.post("/api/signup", status_code=201,
+    @router.post("/api/signup", status_code=201,
               responses={**BAD_BODY, 409: {"description": "The name is taken, or of the "
                                                   "form kept for guests"}})
     async def sign_up(body: SignUp, request: Request, response: Response) -> Me:
@@ -210,7 +210,7 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
         _signed_in(response, request, token)
         return _me(account)
 
-    @app.post("/api/login",
+    @router.post("/api/login",
               responses={**BAD_BODY, 401: {"description": "Wrong name or password"}})
     async def log_in(body: LogIn, request: Request, response: Response) -> Me:
         """Sign in. Failures are limited per name from one address and per address (429),
@@ -226,7 +226,7 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
         _signed_in(response, request, token)
         return _me(account)
 
-    @app.post("/api/logout", status_code=204)
+    @router.post("/api/logout", status_code=204)
     def log_out(request: Request, response: Response) -> None:
         """End this browser's session."""
         token = _session(request)
@@ -234,7 +234,7 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
             accounts.log_out(token)
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
 
-    @app.post("/api/password", status_code=204,
+    @router.post("/api/password", status_code=204,
               responses={**BAD_BODY,
                          401: {"description": "Not signed in, or a wrong old password"}})
     async def change_password(body: NewPassword, request: Request, response: Response) -> None:
@@ -253,14 +253,14 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
     by_token: dict[int | str, dict[str, Any]] = {403: {
         "description": "Asked with an API token: tokens are managed from a signed-in session"}}
 
-    @app.get("/api/tokens", responses={401: {"description": "Not signed in"}, **by_token})
+    @router.get("/api/tokens", responses={401: {"description": "Not signed in"}, **by_token})
     def tokens(account: InSession) -> list[TokenInfo]:
         """Your personal API tokens (not the tokens themselves: they were shown once)."""
         return [TokenInfo(id=t.id, label=t.label, created=t.created.isoformat(),
                           used=t.used.isoformat() if t.used else None)
                 for t in accounts.tokens(account)]
 
-    @app.post("/api/tokens", status_code=201,
+    @router.post("/api/tokens", status_code=201,
               responses={**BAD_BODY, 401: {"description": "Not signed in"},
                          403: {"description": "A guest makes no tokens, or asked with an "
                                               "API token"}})
@@ -274,7 +274,7 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
         return TokenInfo(id=made.id, label=made.label, created=made.created.isoformat(),
                          token=token)
 
-    @app.delete("/api/tokens/{token_id}", status_code=204,
+    @router.delete("/api/tokens/{token_id}", status_code=204,
                 responses={401: {"description": "Not signed in"},
                            404: {"description": "No such token of yours"}, **by_token})
     def revoke_token(token_id: int, account: InSession) -> None:
@@ -283,6 +283,8 @@ def account_routes(app: FastAPI, accounts: Accounts, settings: Settings) -> None
             accounts.revoke(account, token_id)
         except Refused as error:
             raise _refused(error, 404) from None
+
+    return router
 
 
 SLOW = 2.0

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import FastAPI, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Query
 from pydantic import BaseModel
 
 from bones.server.people.accounts import Accounts
@@ -24,7 +24,7 @@ from bones.server.protocol import GameSummary, Stats
 from bones.server.store.records import Store
 from bones.server.store.schema import GameRow
 
-__all__ = ["LeaderRow", "Profile", "RatingLine", "profile_routes", "summary"]
+__all__ = ["LeaderRow", "Profile", "RatingLine", "profiles_router", "summary"]
 
 
 class RatingLine(BaseModel):
@@ -82,10 +82,12 @@ def _line(variant: str, players: int, rating: Rating, games: int) -> RatingLine:
                       ordinal=rating.ordinal, games=games)
 
 
-def profile_routes(app: FastAPI, store: Store, accounts: Accounts) -> None:
+def profiles_router(store: Store, accounts: Accounts) -> APIRouter:
+    """The leaderboards and the players' profiles, over the ``store``."""
+    router = APIRouter()
     ratings = Ratings(store.engine)
 
-    @app.get("/api/leaderboard")
+    @router.get("/api/leaderboard")
     def leaderboard(variant: Literal["draw", "block", "kozel", "allfives"],
                     players: int = Query(ge=2, le=4),
                     limit: int = Query(default=50, ge=1, le=200),
@@ -95,7 +97,7 @@ def profile_routes(app: FastAPI, store: Store, accounts: Accounts) -> None:
                           .model_dump())
                 for name, bot, rating, games in ratings.board(variant, players, limit, offset)]
 
-    @app.get("/api/profile/{name}", responses={404: {"description": "No such account"}})
+    @router.get("/api/profile/{name}", responses={404: {"description": "No such account"}})
     def profile(name: str) -> Profile:
         """An account's ratings and their history, its last 20 games and statistics."""
         account = accounts.named(name)
@@ -111,3 +113,5 @@ def profile_routes(app: FastAPI, store: Store, accounts: Accounts) -> None:
                      for r in ratings.history(account.id)],
             games=[summary(g) for g in store.games(account.name, 20)],
             stats=stats_from(account.name, store.totals(account.name)))
+
+    return router

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 
 from bones.server.edge.auth import Needed, client_address
 from bones.server.meeting.seeking import Seeker
@@ -14,16 +14,17 @@ from bones.server.people.accounts import Account
 from bones.server.people.players import Player
 from bones.server.protocol import BAD_BODY, MatchedMessage, Seek, SeekingMessage
 
-__all__ = ["seek_routes"]
+__all__ = ["seek_router"]
 
 
-def seek_routes(app: FastAPI, seeker: Seeker) -> None:
+def seek_router(seeker: Seeker) -> APIRouter:
     """The REST side of quick match."""
+    router = APIRouter()
     missing: dict[int | str, dict[str, Any]] = {
         401: {"description": "Not signed in"},
         404: {"description": "No such ticket waiting, or not yours"}}
 
-    @app.post("/api/seek", status_code=201, responses={
+    @router.post("/api/seek", status_code=201, responses={
         **BAD_BODY, 401: {"description": "Not signed in (a guest is)"},
         403: {"description": "A rated seek by someone who has not signed up"},
         429: {"description": "The player, or the address, has its allowance of unfinished "
@@ -37,7 +38,7 @@ def seek_routes(app: FastAPI, seeker: Seeker) -> None:
             raise HTTPException(403, "a rated game is for players who signed up")
         return await seeker.seek(body, _player(account), client_address(request))
 
-    @app.post("/api/seek/pair/{code}", responses={
+    @router.post("/api/seek/pair/{code}", responses={
         401: {"description": "Not signed in"}, 403: {"description": "A rated pair and you "
                                                       "have not signed up"},
         404: {"description": "No pair waiting with that code"},
@@ -54,7 +55,7 @@ def seek_routes(app: FastAPI, seeker: Seeker) -> None:
             raise HTTPException(404, "no pair is waiting with that code")
         return joined
 
-    @app.get("/api/seek/{ticket}", responses=missing)
+    @router.get("/api/seek/{ticket}", responses=missing)
     async def standing(ticket: str, account: Needed) -> SeekingMessage | MatchedMessage:
         """Where your ticket stands, or your seat once it is seated."""
         told = await seeker.standing(ticket, _player(account))
@@ -62,11 +63,13 @@ def seek_routes(app: FastAPI, seeker: Seeker) -> None:
             raise HTTPException(404, "no such ticket waiting")
         return told
 
-    @app.delete("/api/seek/{ticket}", status_code=204, responses=missing)
+    @router.delete("/api/seek/{ticket}", status_code=204, responses=missing)
     async def cancel(ticket: str, account: Needed) -> None:
         """Stop seeking (your pair too)."""
         if not await seeker.cancel(ticket, _player(account)):
             raise HTTPException(404, "no such ticket waiting")
+
+    return router
 
 
 def _player(account: Account) -> Player:
