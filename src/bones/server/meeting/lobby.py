@@ -106,7 +106,7 @@ class Lobby:
         """A lobby socket said something: a ping answered, a line kept and passed on, or
         the error that refuses it."""
         message = read_client(text)
-        if isinstance(message, ErrorMessage | Pong):
+        if isinstance(message, ErrorMessage):
             return message
         if isinstance(message, Ping):
             return Pong()

@@ -62,6 +62,9 @@ class Ticket:
     code: str | None = None
     bots_after: float | None = None
     level: str = "medium"
+    address: str | None = None
+    """Where the seek came from: its table counts against that address's allowance, at
+    whichever process seats it."""
 
     @classmethod
     def single(cls, ticket_id: str, variant: str, players: int, member: Member,

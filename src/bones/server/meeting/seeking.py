@@ -86,8 +86,6 @@ class Seeker:
         self.book.wake = self._wake
         self.me = secrets.token_hex(8)
         self.waiters: dict[str, set[asyncio.Event]] = {}
-        self.addresses: dict[str, str] = {}
-        """The address each ticket sought here came from: its table counts against it."""
         self.figures = Figures()
         self._task: asyncio.Task[None] | None = None
         hub.metrics.watch("bones_quick_matches", "Tables quick match made in this process",
@@ -116,10 +114,8 @@ class Seeker:
         ticket = Ticket(secrets.token_urlsafe(12), seek.variant, seek.players, (member,), now,
                         rated=seek.rated, target=seek.target, wanted=2 if seek.pair else 1,
                         code=secrets.token_urlsafe(9) if seek.pair else None,
-                        bots_after=seek.bots_after, level=seek.level)
+                        bots_after=seek.bots_after, level=seek.level, address=address)
         await self.book.put(ticket, now)
-        if address is not None:
-            self.addresses[ticket.id] = address
         return await self._standing(ticket, now)
 
     async def join_pair(self, code: str, player: Player) -> SeekingMessage | None:
@@ -241,7 +237,6 @@ class Seeker:
             for ticket, seen in found:
                 if max(seen, ticket.since) < now - self.stale:
                     await self.book.drop(ticket)
-                    self.addresses.pop(ticket.id, None)
                 else:
                     tickets[ticket.id] = ticket
             started = time.process_time()
@@ -268,7 +263,7 @@ class Seeker:
         players = {n: Player(m.name, m.account, m.guest) for n, m in enumerate(seats) if m}
         try:
             table, tokens = await self.hub.seat_together(
-                spec, players, self.addresses.pop(first.id, None))
+                spec, players, first.address)
         except Exception:
             log.exception("a quick match's table could not be made; its players wait on")
             for ticket in tickets:
