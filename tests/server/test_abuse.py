@@ -488,8 +488,9 @@ def test_tables_ride_through_redis_trouble(tmp_path: Path) -> None:
     server = Server(sqlite_url(tmp_path / "redis.db"),
                     extra=["--redis", f"redis://127.0.0.1:{port}/0"]).start()
     try:
-        bots = server.create("kozel", [{"kind": "bot", "level": "easy"}] * 4, bot_delay=0.5,
-                             public=True)["id"]
+        # A second a move: the first round lasts the whole test and no round reaches 150.
+        bots = server.create("block", [{"kind": "bot", "level": "easy"}] * 4, bot_delay=1.0,
+                             public=True, options={"players": 4, "target": 150})["id"]
         made = server.create("draw", [{"kind": "human", "name": "Ann"},
                                       {"kind": "bot", "level": "easy"}], options={"target": None})
         ann = server.socket(made["table"]["id"], made["token"])

@@ -97,6 +97,28 @@ def test_jobs_are_json_a_worker_answers(redis_url: str) -> None:
     assert answer["id"] == "j1" and answer["answer"] in [str(m) for m in view.legal_moves]
 
 
+def test_a_worker_outlives_redis_losing_the_queue(redis_url: str) -> None:
+    """Redis restarted empty takes the queue's consumer group with it: a worker that
+    keeps asking gets NOGROUP, makes the group again and answers the next job."""
+    client = redis.Redis.from_url(redis_url)
+    stop = threading.Event()
+    worker = threading.Thread(target=fleet.work, args=(redis_url, stop))
+    worker.start()
+    try:
+        time.sleep(1.5)  # it reads the queue
+        client.flushdb()
+        view = Round.deal(Rules.preset("draw"), seed=3).view(0)
+        job = {"id": "j2", "call": "choose", "level": "easy", "view": view.to_dict(),
+               "reply": "bones:answers:lost", "due": time.time() + 60}
+        client.xadd(fleet.PEOPLE, {"job": json.dumps(job)})  # a stream without the group
+        got = client.blpop(["bones:answers:lost"], timeout=60)
+    finally:
+        stop.set()
+        worker.join()
+    assert got is not None, "the worker died with the queue"
+    assert json.loads(got[1])["id"] == "j2"
+
+
 @pytest.mark.parametrize("broken", ["not json", json.dumps({"id": "x", "call": "rm -rf"})])
 def test_a_bad_job_is_dropped_not_fatal(redis_url: str, broken: str) -> None:
     client = redis.Redis.from_url(redis_url)

@@ -72,9 +72,15 @@ def work(url: str, stop: threading.Event | None = None) -> None:
     _groups(client)
     brains.prepare()
     while stop is None or not stop.is_set():
-        taken = _reclaim(client, name) or _take(client, name)
-        for stream, entry, fields in taken:
-            _answer(client, stream, entry, fields)
+        try:
+            taken = _reclaim(client, name) or _take(client, name)
+            for stream, entry, fields in taken:
+                _answer(client, stream, entry, fields)
+        except redis.RedisError as error:  # Redis away, or back without the queue
+            log.warning("a bot worker lost Redis: %s", error)
+            time.sleep(1)
+            with contextlib.suppress(redis.RedisError):
+                _groups(client)
 
 
 def _take(client: redis.Redis, name: str) -> list[Taken]:
