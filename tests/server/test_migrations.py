@@ -28,7 +28,8 @@ from bones.server.people.players import Player
 from bones.server.store.migrate import revision, upgrade
 from bones.server.store.records import Store
 from bones.server.store.schema import Base, EventRow
-from bones.server.tables.table import Seat, Table
+from bones.server.tables.seats import Seat
+from bones.server.tables.table import Table
 from tests.server.conftest import fresh_postgres
 from tests.server.live import sqlite_url
 

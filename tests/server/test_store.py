@@ -24,7 +24,8 @@ from bones.server.store.records import Append, Store
 from bones.server.store.results import lines
 from bones.server.store.schema import AccountRow
 from bones.server.tables.hub import Hub, Settings
-from bones.server.tables.table import Seat, Table
+from bones.server.tables.seats import Seat
+from bones.server.tables.table import Table
 from tests.server.fakes import in_a_thread
 
 

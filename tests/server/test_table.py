@@ -14,7 +14,9 @@ from bones.rules import PLAYERS, Rules
 from bones.server.meeting.lobby import Lobby
 from bones.server.protocol import TableInfo
 from bones.server.store.records import Event, SavedTable
-from bones.server.tables.table import Entry, Seat, Table
+from bones.server.tables import showing
+from bones.server.tables.seats import Entry, Seat
+from bones.server.tables.table import Table
 
 
 def _two_rounds_at_once(log: list[Entry] | None = None) -> Table:
@@ -44,24 +46,24 @@ def _two_rounds_at_once(log: list[Entry] | None = None) -> Table:
 def test_one_move_ending_two_rounds_shows_them_one_after_the_other() -> None:
     table = _two_rounds_at_once()
     assert table.match is not None and table.match.is_over
-    first = table.info()
+    first = showing.info(table)
     assert first.status == "between" and first.winner is None and first.fair_reveal is None
-    reveal = table.reveal()
+    reveal = showing.reveal(table)
     assert reveal is not None and reveal["round"] == first.round
     assert reveal["result"]["reason"] == "domino" and not reveal["match_over"]
-    view = table.view(0)
+    view = showing.views(table, [0])[0]
     assert view is not None and view["is_over"] and view["history"]
     assert first.scores == list(table.match.scores_after[first.round])
 
     table.ready_up(0)
     assert table.status == "between"  # the other seat has not seen it yet
     table.ready_up(1)
-    last = table.info()
+    last = showing.info(table)
     assert last.status == "over" and last.round == first.round + 1
     assert last.winner == table.match.winner and last.fair_reveal is not None
-    reveal = table.reveal()
+    reveal = showing.reveal(table)
     assert reveal is not None and reveal["result"]["reason"] == "target" and reveal["match_over"]
-    view = table.view(1)
+    view = showing.views(table, [1])[1]
     assert view is not None and view["history"] == [] and view["lead"]["automatic"]
     assert last.scores == list(table.match.scores)
 
@@ -76,9 +78,10 @@ def test_a_restored_table_shows_the_round_it_showed() -> None:
             events=[Event(n, kind, seat, data) for n, (kind, seat, data) in enumerate(log)],
             finished=False)
         restored = Table.restore(saved)
-        left, right = restored.info(), table.info()
+        left, right = showing.info(restored), showing.info(table)
         assert left.model_dump(exclude={"seq"}) == right.model_dump(exclude={"seq"})
-        assert restored.view(0) == table.view(0) and restored.reveal() == table.reveal()
+        assert showing.views(restored, [0]) == showing.views(table, [0])
+        assert showing.reveal(restored) == showing.reveal(table)
         if step == 0:
             log += table.ready_up(0) + table.ready_up(1)
     assert table.status == "over"
@@ -163,7 +166,7 @@ def test_the_views_worked_out_together_are_each_seats_own(variant: str, seed: in
     seats: list[int | None] = [*range(players), None]
     while table.match is not None:
         rnd = table.match.round if table.status == "playing" else table.match.rounds[-1]
-        shown = table.views(seats)
+        shown = showing.views(table, seats)
         for seat in range(players):
             assert shown[seat] == rnd.view(seat).to_dict()
         spectator = {**rnd.view(0).to_dict(), "seat": None, "hand": [], "legal_moves": []}
@@ -172,19 +175,19 @@ def test_the_views_worked_out_together_are_each_seats_own(variant: str, seed: in
             break
         table.play(table.turn or 0, str(rng.choice(rnd.legal_moves())))
     with pytest.raises(ValueError):
-        table.views([players])
+        showing.views(table, [players])
 
 
 def test_the_seats_shown_follow_every_change_of_a_seat() -> None:
     """The seats' models are kept between messages, so a change to a seat must still
     show at once: someone taking the free seat, a socket opening, a bot standing in."""
     table = Table("t", Rules.preset("draw"), [Seat("human", name="Ann"), Seat("human")])
-    first = table.info().seats
-    assert table.info().seats == first
+    first = showing.info(table).seats
+    assert showing.info(table).seats == first
     table.seats[1].name = "Bo"
     table.seats[0].connected = 2
     table.seats[1].replaced = True
-    shown = table.info().seats
+    shown = showing.info(table).seats
     assert (shown[1].name, shown[0].connected, shown[1].replaced) == ("Bo", True, True)
     assert (first[1].name, first[0].connected, first[1].replaced) == (None, False, False)
 
@@ -199,9 +202,9 @@ def test_the_lobbys_ratings_stay_out_of_the_tables_own_messages() -> None:
             return dict.fromkeys(wanted, 1612)
 
     async def tables(limit: int, offset: int) -> list[TableInfo]:
-        return [table.info()]
+        return [showing.info(table)]
 
     lobby = Lobby(tables, Ratings(), chat=None, allowance=None)  # type: ignore[arg-type]
     listed = asyncio.run(lobby.snapshot())
     assert listed.open[0].seats[0].rating == 1612
-    assert table.info().seats[0].rating is None
+    assert showing.info(table).seats[0].rating is None

@@ -26,8 +26,9 @@ from bones.server.protocol import (
     LeaveTable,
     TableInfo,
 )
+from bones.server.tables import showing
 from bones.server.tables.hub import Hub
-from bones.server.tables.table import TableError, invite_link
+from bones.server.tables.seats import TableError
 
 __all__ = ["SEATING", "tables_router"]
 
@@ -58,8 +59,9 @@ def tables_router(hub: Hub, accounts: Accounts) -> APIRouter:
         except TableError as error:
             raise HTTPException(403, str(error)) from None
         if seat is None or token is None:
-            return table.info()
-        return Joined(table=table.info(), seat=seat, token=token, invite=invite_link(table))
+            return showing.info(table)
+        return Joined(table=showing.info(table), seat=seat, token=token,
+                      invite=showing.invite_link(table))
 
     @router.get("/api/tables")
     async def list_tables(limit: int = Query(default=50, ge=1, le=200),

@@ -48,7 +48,7 @@ from bones.server.protocol import (
 from bones.server.sockets.allowance import Allowance, messages
 from bones.server.sockets.sending import Socket, deliver
 from bones.server.tables.hub import Hub
-from bones.server.tables.table import invite_link
+from bones.server.tables.showing import invite_link
 
 __all__ = ["STALE", "TICK", "Figures", "Seeker"]
 

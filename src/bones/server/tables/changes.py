@@ -23,9 +23,11 @@ from bones.server.protocol import (
 )
 from bones.server.store.records import Event, SavedTable
 from bones.server.store.writer import seen_through
+from bones.server.tables import showing
 from bones.server.tables.live import AFTER_THE_END, Conn, Live, Part, Shown, seat_tokens
+from bones.server.tables.seats import Entry, TableError
 from bones.server.tables.settings import Unavailable
-from bones.server.tables.table import Entry, Table, TableError, invite_link
+from bones.server.tables.table import Table
 
 __all__ = ["Changes"]
 
@@ -68,7 +70,7 @@ class Changes(Part):
             await self.commit(live, [("next", None, {"table": fresh.id})])
             for number, token in tokens.items():
                 told = RematchMessage(table=fresh.id, seat=number, token=token,
-                                      invite=invite_link(fresh)).model_dump_json()
+                                      invite=showing.invite_link(fresh)).model_dump_json()
                 for other in [c for c in live.conns if c.seat == number]:
                     await other.tell(told)
             await self.broadcast(live, [])

@@ -32,7 +32,7 @@ from bones.server.sites.cluster import Elsewhere
 from bones.server.sockets.allowance import messages, refuse
 from bones.server.sockets.sending import Socket
 from bones.server.tables.live import Conn, Live, Part
-from bones.server.tables.table import TableError
+from bones.server.tables.seats import TableError
 
 __all__ = ["Doors"]
 

@@ -12,8 +12,10 @@ from typing import Any, TypeVar
 
 from bones.server.people.players import Player
 from bones.server.sites.cluster import RENEW, CallError, Elsewhere, RemoteSocket
+from bones.server.tables import showing
 from bones.server.tables.live import Live, Part
-from bones.server.tables.table import Table, TableError
+from bones.server.tables.seats import TableError
+from bones.server.tables.table import Table
 
 __all__ = ["Holding"]
 
@@ -90,7 +92,7 @@ class Holding(Part):
                     await cluster.opened(*await self.hub.read(self.hub.store.open_ids))
                     for live in list(self.hub.tables.values()):
                         if live.listed is not None:
-                            await cluster.show(live.table.info().model_dump_json(),
+                            await cluster.show(showing.info(live.table).model_dump_json(),
                                                live.table.id)
                 for table_id in await cluster.renew(list(self.hub.tables)):
                     log.warning("table %s: its lease is gone; another process runs it",

@@ -46,13 +46,15 @@ from bones.server.sockets.allowance import Allowance
 from bones.server.sockets.sending import Socket
 from bones.server.store.records import Store, hash_token
 from bones.server.store.writer import Writer
+from bones.server.tables import showing
 from bones.server.tables.changes import Changes
 from bones.server.tables.doors import Doors
 from bones.server.tables.holding import Holding
 from bones.server.tables.live import Live, seat_tokens
+from bones.server.tables.seats import Seat, TableError
 from bones.server.tables.settings import Limited, Settings, Unavailable
 from bones.server.tables.sweeping import Sweeping
-from bones.server.tables.table import Seat, Table, TableError, invite_link
+from bones.server.tables.table import Table
 from bones.server.tables.timing import Timing
 from bones.server.tables.turns import Turns
 from bones.server.thinking.brains import Brains
@@ -264,7 +266,7 @@ class Hub:
             table = live.table
             await self.changes.commit(live, table.start())
             if table.invite is None:  # listed from the start, before anyone connects
-                await self.changes.show(live, table.info())
+                await self.changes.show(live, showing.info(table))
             for number, seat in enumerate(table.seats):
                 if seat.kind == "human" and not seat.free:
                     self.turns.start_away(live, number)
@@ -315,7 +317,8 @@ class Hub:
             self.turns.start_away(live, number)
             await self.changes.broadcast(live, [])
             self.turns.schedule(live)
-        return Joined(table=table.info(), seat=number, token=token, invite=invite_link(table))
+        return Joined(table=showing.info(table), seat=number, token=token,
+                      invite=showing.invite_link(table))
 
     async def leave(self, table_id: str, token: str) -> None:
         """The player of a seat (its token) leaves a table whose game has not begun, at
@@ -353,13 +356,13 @@ class Hub:
                     await self.cluster.call(away.owner, "info", table=table_id))
             except CallError:
                 return None
-        return None if live is None else live.table.info()
+        return None if live is None else showing.info(live.table)
 
     async def public_tables(self, limit: int, offset: int) -> list[TableInfo]:
         """Public tables not yet over, newest first: this process's, or with others
         every process's (the shared list)."""
         if self.cluster is None:
-            tables = [t.table.info() for t in list(self.tables.values())
+            tables = [showing.info(t.table) for t in list(self.tables.values())
                       if t.table.status != "over" and t.table.invite is None]
         else:
             tables = [TableInfo.model_validate_json(text)

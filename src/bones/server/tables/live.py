@@ -21,7 +21,9 @@ from bones.server.sockets.allowance import Gate
 from bones.server.sockets.bucket import Bucket
 from bones.server.sockets.sending import Socket, deliver
 from bones.server.store.records import Event, hash_token
-from bones.server.tables.table import Seat, Table
+from bones.server.tables import showing
+from bones.server.tables.seats import Seat
+from bones.server.tables.table import Table
 
 if TYPE_CHECKING:
     from bones.server.tables.hub import Hub
@@ -44,7 +46,7 @@ class Shown(NamedTuple):
 
     @classmethod
     def of(cls, table: Table, seats: Collection[int | None]) -> Shown:
-        return cls(table.info(), table.reveal(), table.views(seats))
+        return cls(showing.info(table), showing.reveal(table), showing.views(table, seats))
 
 
 @dataclass(eq=False)

@@ -1,9 +1,10 @@
-"""A table: seats, the match being played, and what each seat is shown.
+"""A table: its seats, the match being played, and its log.
 
 The table knows nothing of sockets or databases. Each change returns the log entries it
 made; the server stores them before it tells anyone, and a table rebuilt from its log
 (:meth:`Table.restore`) is the same table. Deals come from the table's ``FairDeck`` (a
-secret committed to in public) and are logged as they are made.
+secret committed to in public) and are logged as they are made. What a table shows is
+worked out from it in :mod:`.showing`.
 
 >>> from bones.rules import Rules
 >>> table = Table("t", Rules.preset("draw", target=None),
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import hmac
 import time
-from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import islice
@@ -30,61 +30,12 @@ from bones.rules import Rules
 from bones.server.names import name_key
 from bones.server.people.players import Player
 from bones.server.people.ratings import abandoned, rank_game
-from bones.server.protocol import Action, SeatInfo, TableInfo
+from bones.server.protocol import Action, SeatInfo
 from bones.server.store.records import SavedTable, hash_token
+from bones.server.tables.seats import Entry, Seat, TableError
 from bones.view import PlayerView
 
-__all__ = ["Entry", "Seat", "Table", "TableError", "invite_link"]
-
-Entry = tuple[str, int | None, dict[str, Any]]
-"""A log entry: kind (``deal``, ``move``, ``ready``, ``hint``, ``undo``), seat, data."""
-
-
-class TableError(ValueError):
-    """A request the table refuses; ``code`` is the protocol's error code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-@dataclass
-class Seat:
-    """Who sits where. A human seat with no ``name`` is free."""
-
-    kind: str
-    level: str | None = None
-    name: str | None = None
-    token_hash: str | None = None
-    account_id: int | None = None
-    connected: int = 0
-    """Open connections of this seat (not stored: a restarted server starts at 0)."""
-    replaced: bool = False
-    """A bot moves for this human while they are away (not stored)."""
-    chose: int = 0
-    """Moves chosen for this seat, forced ones aside (counted again from the log) ..."""
-    stood_in: int = 0
-    """... of which a bot chose for a human who was away or out of time ..."""
-    timeouts: int = 0
-    """... and of those, when the human's clock ran out."""
-
-    @property
-    def free(self) -> bool:
-        return self.kind == "human" and self.name is None
-
-    @property
-    def by_bot(self) -> bool:
-        return self.kind == "bot" or self.replaced
-
-    def stored(self) -> dict[str, Any]:
-        return {"kind": self.kind, "level": self.level, "name": self.name,
-                "token_hash": self.token_hash, "account_id": self.account_id}
-
-    def take(self, player: Player | None, token_hash: str | None) -> None:
-        """``player`` sits here with a seat token of that hash; None frees the seat."""
-        self.name = None if player is None else player.name
-        self.account_id = None if player is None else player.account
-        self.token_hash = token_hash
+__all__ = ["Table"]
 
 
 @dataclass
@@ -129,10 +80,10 @@ class Table:
     turn_since: float = field(default_factory=time.time)
     """When the turn being waited for began (the epoch's seconds): the server's clock is
     the truth, and a restart reads it back from the log's times."""
-    _faces: tuple[tuple[tuple[Any, ...], ...], list[SeatInfo]] = field(
+    faces: tuple[tuple[tuple[Any, ...], ...], list[SeatInfo]] = field(
         default=((), []), init=False, repr=False, compare=False)
-    """The seats as :meth:`info` last showed them, and what they showed: kept while no
-    seat changes, which is most moves (see :meth:`_seat_infos`)."""
+    """The seats as :func:`.showing.info` last showed them, and what they showed: kept
+    while no seat changes, which is most moves."""
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.rules.players:
@@ -452,109 +403,7 @@ class Table:
         table.seq += 1
         return table
 
-    # -- what people see -----------------------------------------------------------------
-
-    def info(self) -> TableInfo:
-        """The public face of the table."""
-        match = self.match
-        status = self.status
-        scores: list[int] = [0] * self.rules.sides
-        shown_round, over = 0, status == "over"
-        if match is not None:
-            shown_round = len(match.rounds) - 1 if status == "playing" else self.shown
-            scores = list(match.scores if status in ("playing", "over")
-                          else match.scores_after[shown_round])
-        return TableInfo(
-            id=self.id, seq=self.seq, variant=self.rules.variant, rules=self.rules.to_dict(),
-            status=status,  # type: ignore[arg-type]
-            seats=self._seat_infos(),
-            round=shown_round, scores=scores, eggs=match.eggs if match else 0,
-            ready=sorted(self.ready),
-            winner=match.winner if match and over else None,
-            loser=match.loser if match and over else None,
-            shutout=bool(match and over and match.shutout),
-            bot_delay=self.bot_delay, clock=self.clock, bank=self.bank,
-            time_left=self._time_left(status), public=self.invite is None,
-            rated=self.rated,
-            created=self.created.isoformat(), fair=self.deck.commitment,
-            fair_reveal=self.deck.reveal() if over else None,
-            rematch=sorted(self.rematch), next=self.next,
-        )
-
-    def _seat_infos(self) -> list[SeatInfo]:
-        """The seats' public face. Every change sends the table's info, and building
-        its seats' models was a third of it, though a seat changes only when someone
-        comes, goes or is stood in for; so the models are kept until then, shared by
-        the messages (which never change them)."""
-        key = tuple((s.kind, s.level, s.name, s.connected > 0, s.replaced) for s in self.seats)
-        if key != self._faces[0]:
-            self._faces = key, [
-                SeatInfo(seat=n, kind=kind, level=level, name=name,  # type: ignore[arg-type]
-                         connected=connected, replaced=replaced)
-                for n, (kind, level, name, connected, replaced) in enumerate(key)]
-        return self._faces[1]
-
-    def _time_left(self, status: str) -> list[float] | None:
-        turn = self.turn if status == "playing" else None
-        if turn is None or self.seats[turn].kind != "human":
-            return None
-        left = self.time_left(turn)
-        return None if left is None else [round(t, 1) for t in left]
-
-    def view(self, seat: int | None) -> dict[str, Any] | None:
-        """The view of the round on show for a seat; a spectator's has no hand."""
-        return self.views([seat]).get(seat)
-
-    def views(self, seats: Collection[int | None]) -> dict[int | None, dict[str, Any]]:
-        """:meth:`view` for each of ``seats`` (empty before the first deal). What every
-        seat sees alike is worked out once: a move goes to every seat at the table, and
-        the round's view was a tenth of a busy server's CPU when worked out per seat.
-
-        >>> from bones.rules import Rules
-        >>> table = Table("t", Rules.preset("draw"), [Seat("human", name="Ann"), Seat("bot")])
-        >>> table.views([0, None])
-        {}
-        >>> _ = table.start()
-        >>> shown = table.views([1, None])
-        >>> len(shown[1]["hand"]) == shown[None]["hand_counts"][1], shown[None]["hand"]
-        (True, [])
-        """
-        match = self.match
-        if match is None or not seats:
-            return {}
-        rnd = match.round if self.status == "playing" else match.rounds[self.shown]
-        public = rnd.view(0).to_dict()
-        hands, turn = rnd.hands, rnd.turn
-        legal = (public["legal_moves"] if turn == 0 or turn not in seats
-                 else [str(m) for m in rnd.legal_moves()])  # only for a seat that is sent it
-        shown: dict[int | None, dict[str, Any]] = {}
-        for seat in seats:
-            if seat is not None and not 0 <= seat < len(hands):
-                raise ValueError(f"no seat {seat!r} at a table of {len(hands)}")
-            shown[seat] = {**public, "seat": seat,
-                           "hand": [] if seat is None else [str(t) for t in hands[seat]],
-                           "legal_moves": legal if seat is not None and seat == turn else []}
-        return shown
-
-    def reveal(self) -> dict[str, Any] | None:
-        """Between rounds and at the end: every hand as it ended, and the score."""
-        match = self.match
-        status = self.status
-        if match is None or status not in ("between", "over"):
-            return None
-        number = self.shown
-        rnd, result = match.rounds[number], match.results[number]
-        return {
-            "round": number,
-            "hands": [[str(t) for t in hand] for hand in rnd.hands],
-            "result": result.to_dict(),
-            "count_points": list(rnd.count_points),
-            "scores_before": list(match.scores_after[number - 1]) if number else
-            [0] * self.rules.sides,
-            "scores_after": list(match.scores_after[number]),
-            "eggs": match.eggs,
-            "match_over": status == "over",
-        }
+    # -- the result ----------------------------------------------------------------------
 
     def game(self) -> dict[str, Any]:
         """A finished match as the store keeps it."""
@@ -582,15 +431,3 @@ class Table:
         return {"ranks": rank_game(list(self.match.scores), sides, left,
                                    lower_wins=self.rules.variant == "kozel"),
                 "left": sorted(left)}
-
-
-def invite_link(table: Table) -> str:
-    """The link friends join by: a private table's carries its secret in the fragment,
-    which browsers send to no server.
-
-    >>> from bones.rules import Rules
-    >>> invite_link(Table("abc", Rules.preset("draw"), [Seat("human")] * 2, invite="s3"))
-    '/t/abc#invite=s3'
-    """
-    link = f"/t/{table.id}"
-    return link if table.invite is None else f"{link}#invite={table.invite}"

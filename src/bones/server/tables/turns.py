@@ -13,7 +13,7 @@ from bones.server.protocol import (
     Action,
 )
 from bones.server.tables.live import Live, Part
-from bones.server.tables.table import Entry
+from bones.server.tables.seats import Entry
 
 __all__ = ["Turns"]
 
