@@ -28,6 +28,7 @@ from bones.server.people.players import Player
 from bones.server.store.migrate import revision, upgrade
 from bones.server.store.records import Store
 from bones.server.store.schema import Base, EventRow
+from bones.server.tables import endings
 from bones.server.tables.seats import Seat
 from bones.server.tables.table import Table
 from tests.server.conftest import fresh_postgres
@@ -119,7 +120,7 @@ def test_an_upgraded_store_counts_games_for_accounts(old_store: str) -> None:
         assert table.match is not None and table.turn is not None
         entries += table.play(table.turn, str(rng.choice(table.match.round.legal_moves())))[0]
     store.create(table.id, table.config(), [s.stored() for s in table.seats])
-    store.append(table.id, 0, entries, table.game())
+    store.append(table.id, 0, entries, endings.game(table))
     assert [g.table_id for g in store.games("ANN")] == ["new"]
     assert ("total", "", 1) in [t[:3] for t in store.totals("ann")]
 

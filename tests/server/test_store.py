@@ -23,6 +23,7 @@ from bones.server.people.accounts import Accounts
 from bones.server.store.records import Append, Store
 from bones.server.store.results import lines
 from bones.server.store.schema import AccountRow
+from bones.server.tables import endings
 from bones.server.tables.hub import Hub, Settings
 from bones.server.tables.seats import Seat
 from bones.server.tables.table import Table
@@ -54,12 +55,12 @@ def test_the_last_move_and_the_end_are_one_transaction(store_url: str) -> None:
     store = Store(store_url)
     table, entries = _finished(1, _ann(store))
     store.create(table.id, table.config(), [s.stored() for s in table.seats])
-    broken = {**table.game(), "variant": None}  # the game's row cannot be written
+    broken = {**endings.game(table), "variant": None}  # the game's row cannot be written
     with pytest.raises(Exception):  # noqa: B017 - whatever the database raises
         store.append(table.id, 0, entries, broken)
     saved = store.table(table.id)
     assert saved is not None and saved.events == [] and not saved.finished
-    store.append(table.id, 0, entries, table.game())
+    store.append(table.id, 0, entries, endings.game(table))
     assert store.game(table.id) is not None
     assert [g.table_id for g in store.games("ann")] == [table.id]
 
@@ -78,7 +79,7 @@ def test_a_restart_finishes_a_game_whose_end_was_not_stored(store_url: str) -> N
 
     in_a_thread(start())
     game = store.game(table.id)
-    assert game is not None and game.scores == list(table.game()["scores"])
+    assert game is not None and game.scores == list(endings.game(table)["scores"])
     assert store.totals("ANN")
 
 

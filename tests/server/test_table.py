@@ -14,7 +14,7 @@ from bones.rules import PLAYERS, Rules
 from bones.server.meeting.lobby import Lobby
 from bones.server.protocol import TableInfo
 from bones.server.store.records import Event, SavedTable
-from bones.server.tables import showing
+from bones.server.tables import endings, showing
 from bones.server.tables.seats import Entry, Seat
 from bones.server.tables.table import Table
 
@@ -137,7 +137,7 @@ def test_an_undo_leaves_the_draws_to_come_unknown() -> None:
         while table.status == "playing":
             assert table.match is not None and table.turn is not None
             log += table.play(table.turn, str(table.match.round.legal_moves()[0]))[0]
-        record = table.game()["record"]
+        record = endings.game(table)["record"]
         assert Match.from_record(record).scores == table.match.scores
         assert "committed to" in verify(record)
         events = [Event(n, kind, seat, data) for n, (kind, seat, data) in enumerate(log)]
@@ -145,7 +145,7 @@ def test_an_undo_leaves_the_draws_to_come_unknown() -> None:
                            [s.stored() for s in table.seats], events, False)
         assert Table.restore(saved).match.record() == table.match.record()  # type: ignore[union-attr]
     table, _, _, _ = seen[0]
-    tampered = table.game()["record"]
+    tampered = endings.game(table)["record"]
     tampered["assists"] = []
     with pytest.raises(FairnessError):
         verify(tampered)

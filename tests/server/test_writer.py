@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from bones.server.store import writer as writer_module
 from bones.server.store.records import Append, Store
 from bones.server.store.writer import Writer, seen_through
+from bones.server.tables import endings
 from tests.server.live import sqlite_url
 from tests.server.test_store import _finished
 
@@ -98,7 +99,7 @@ def test_a_game_ends_in_the_commit_of_its_last_move(store_url: str) -> None:
     writer = Writer(store)
 
     async def play() -> None:
-        await asyncio.gather(writer.append(table.id, 0, entries, table.game()),
+        await asyncio.gather(writer.append(table.id, 0, entries, endings.game(table)),
                              writer.append("other", 0, [("move", 0, {"move": "on"})]))
 
     asyncio.run(play())

@@ -235,6 +235,7 @@ def test_the_page_checks_the_deals_against_the_seal(web: Server, browser: Browse
 def test_the_page_checks_deals_reordered_by_undo(web: Server, browser: Browser) -> None:
     """A game whose undos reordered the boneyard checks out in the page as with `bones
     verify`, and not once its undos are struck from the record."""
+    from bones.server.tables import endings
     from tests.server.test_table import _undo_after_a_draw
 
     records = []
@@ -245,7 +246,7 @@ def test_the_page_checks_deals_reordered_by_undo(web: Server, browser: Browser) 
             while table.status == "playing":
                 assert table.match is not None and table.turn is not None
                 table.play(table.turn, str(table.match.round.legal_moves()[0]))
-            records.append(table.game()["record"])
+            records.append(endings.game(table)["record"])
     page = browser.new_page()
     page.goto(f"{web.url}/")
     results = page.evaluate("""async (records) => {

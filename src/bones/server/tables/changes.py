@@ -23,7 +23,7 @@ from bones.server.protocol import (
 )
 from bones.server.store.records import Event, SavedTable
 from bones.server.store.writer import seen_through
-from bones.server.tables import showing
+from bones.server.tables import endings, showing
 from bones.server.tables.live import AFTER_THE_END, Conn, Live, Part, Shown, seat_tokens
 from bones.server.tables.seats import Entry, TableError
 from bones.server.tables.settings import Unavailable
@@ -110,7 +110,7 @@ class Changes(Part):
         if not entries:
             return True
         ending = table.status == "over" and entries[0][0] not in AFTER_THE_END
-        game = table.game() if ending else None
+        game = endings.game(table) if ending else None
         written = self.hub.writer.append(table.id, table.logged, entries, game)
         try:
             stopped = await seen_through(written)

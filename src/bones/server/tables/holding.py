@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from bones.server.people.players import Player
 from bones.server.sites.cluster import RENEW, CallError, Elsewhere, RemoteSocket
-from bones.server.tables import showing
+from bones.server.tables import endings, showing
 from bones.server.tables.live import Live, Part
 from bones.server.tables.seats import TableError
 from bones.server.tables.table import Table
@@ -162,7 +162,7 @@ class Holding(Part):
         live = self.hub.tables[table_id] = Live(table, list(saved.events))
         if table.status == "over":
             if not saved.finished:  # its end was not stored with its last move (old store)
-                await self.hub.write(self.hub.store.finish, table.id, table.game())
+                await self.hub.write(self.hub.store.finish, table.id, endings.game(table))
             if self.hub.cluster is not None:
                 await self.hub.cluster.closed(table_id)
         else:

@@ -46,7 +46,7 @@ from bones.server.sockets.allowance import Allowance
 from bones.server.sockets.sending import Socket
 from bones.server.store.records import Store, hash_token
 from bones.server.store.writer import Writer
-from bones.server.tables import showing
+from bones.server.tables import endings, showing
 from bones.server.tables.changes import Changes
 from bones.server.tables.doors import Doors
 from bones.server.tables.holding import Holding
@@ -171,7 +171,7 @@ class Hub:
                 log.exception("table %s could not be rebuilt from its log", saved.id)
                 continue
             if table.status == "over":
-                await self.write(self.store.finish, table.id, table.game())
+                await self.write(self.store.finish, table.id, endings.game(table))
                 continue
             live = self.tables[table.id] = Live(table, list(saved.events))
             await self.begin(live)

@@ -29,7 +29,6 @@ from bones.moves import Draw, IllegalMove, parse_move
 from bones.rules import Rules
 from bones.server.names import name_key
 from bones.server.people.players import Player
-from bones.server.people.ratings import abandoned, rank_game
 from bones.server.protocol import Action, SeatInfo
 from bones.server.store.records import SavedTable, hash_token
 from bones.server.tables.seats import Entry, Seat, TableError
@@ -402,32 +401,3 @@ class Table:
         table.turn_since = (last or saved.created).timestamp()
         table.seq += 1
         return table
-
-    # -- the result ----------------------------------------------------------------------
-
-    def game(self) -> dict[str, Any]:
-        """A finished match as the store keeps it."""
-        match = self.match
-        assert match is not None and match.is_over
-        sides = [self.rules.side_of(n) for n in range(len(self.seats))]
-        return {
-            "variant": self.rules.variant,
-            "names": [s.name if s.kind == "human" else f"bot:{s.level}" for s in self.seats],
-            "sides": sides,
-            "accounts": [s.account_id if s.kind == "human" else None for s in self.seats],
-            "scores": list(match.scores), "winner": match.winner, "loser": match.loser,
-            "record": {**match.record(), "fair": self.deck.reveal(), "assists": self.assists},
-            "rating": self._rating(sides) if self.rated else None,
-            "public": self.invite is None,
-        }
-
-    def _rating(self, sides: list[int]) -> dict[str, Any]:
-        """The places a rated game gives each side: by the final scores (Kozel's are
-        penalties), the sides of players who left last."""
-        assert self.match is not None
-        seats = self.seats
-        left = abandoned([s.chose for s in seats], [s.stood_in for s in seats],
-                         [s.timeouts for s in seats])
-        return {"ranks": rank_game(list(self.match.scores), sides, left,
-                                   lower_wins=self.rules.variant == "kozel"),
-                "left": sorted(left)}
