@@ -8,7 +8,7 @@
 True
 """
 
-from bones.match import Match
+from bones.match import Forfeit, Match
 from bones.moves import Draw, IllegalMove, Move, Pass, Play, parse_move
 from bones.record import RecordError
 from bones.round import Deal, Round
@@ -21,6 +21,7 @@ __all__ = [
     "DOUBLE_SIX",
     "Deal",
     "Draw",
+    "Forfeit",
     "IllegalMove",
     "Lead",
     "Match",

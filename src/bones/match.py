@@ -1,5 +1,5 @@
 """Match: rounds played to the target — who leads next, the running score, Kozel's eggs,
-its 13 rule and the goat.
+its 13 rule and the goat — or to a player's forfeit (resigned, out of time, gone).
 
 >>> from bones import Rules
 >>> match = Match(Rules.preset("draw", target=None), seed=3)
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from bones.moves import IllegalMove, Move
 from bones.round import Deal, Round, rng_for, void_reason
@@ -21,9 +22,27 @@ from bones.rules import Rules
 from bones.scoring import RoundResult
 from bones.tiles import Tile
 
-__all__ = ["Match", "write_penalty"]
+__all__ = ["FORFEITS", "Forfeit", "Match", "write_penalty"]
 
 DealLike = Deal | Mapping[str, Sequence[Any]]
+FORFEITS = ("resigned", "time", "absent")
+"""How a player can give a match up: they resigned, their clock ran out, or they left
+and the others claimed the match."""
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """The player of ``seat`` gave the match up (``how``: one of :data:`FORFEITS`).
+
+    >>> Forfeit(1, "time").to_dict()
+    {'seat': 1, 'how': 'time'}
+    """
+
+    seat: int
+    how: Literal["resigned", "time", "absent"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "how": self.how}
 
 
 def write_penalty(
@@ -124,6 +143,8 @@ class Match:
         self.loser: int | None = None
         self.shutout = False
         self.is_over = False
+        self.forfeit: Forfeit | None = None
+        """Who gave the match up, and how, if it ended so (see :meth:`resign`)."""
         self._start(leader)
 
     # -- reading -------------------------------------------------------------------------
@@ -162,6 +183,39 @@ class Match:
         self._given = iter([deal])
         self.waiting = False
         self._start(self._leader)
+
+    def resign(self, seat: int, how: str = "resigned") -> None:
+        """The player of ``seat`` gives the match up, in the middle of a round or between
+        deals: it ends at once. Their side loses; with two sides the other side wins
+        (Kozel: ``seat``'s pair is the goat); with three or four players the winner is
+        the best score among the others (none on a tie), and ``seat`` ranks last. The
+        round under way is not finished: it has no result, but All Fives' count points
+        already made stand, as they count at once.
+
+        >>> from bones import Rules
+        >>> match = Match(Rules.preset("kozel"), seed=2)
+        >>> match.resign(3)
+        >>> match.is_over, match.winner, match.loser, match.forfeit
+        (True, 0, 1, Forfeit(seat=3, how='resigned'))
+        """
+        if self.is_over:
+            raise IllegalMove("the match is over")
+        if how not in FORFEITS:
+            raise ValueError(f"a match is given up as one of {', '.join(FORFEITS)}, not {how!r}")
+        if not 0 <= seat < self.rules.players:
+            raise ValueError(f"no seat {seat!r} in a game of {self.rules.players}")
+        self._committed = list(self.scores)
+        self.forfeit = Forfeit(seat, how)  # type: ignore[arg-type]
+        self.is_over = True
+        side = self.rules.side_of(seat)
+        if self.rules.sides == 2:
+            self.winner = 1 - side
+            self.loser = side if self.rules.variant == "kozel" else None
+            return
+        rest = [s for s in range(self.rules.sides) if s != side]
+        best = max(self._committed[s] for s in rest)
+        leaders = [s for s in rest if self._committed[s] == best]
+        self.winner = leaders[0] if len(leaders) == 1 else None
 
     def _settle(self) -> None:
         while self.round.is_over and not self.is_over and not self.waiting:

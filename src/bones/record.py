@@ -38,7 +38,8 @@ def to_record(match: Match) -> dict[str, Any]:
 
     Laid out like the worked examples of a match: ``rules``, ``deals`` (a void Kozel deal
     says why), ``moves`` (every move of every round, in order) and ``results`` (per
-    finished round: its lead, move count, result and the scores after it).
+    finished round: its lead, move count, result and the scores after it); a match a
+    player gave up says who and how under ``forfeit``, after the moves that were made.
     """
     results = []
     for rnd, result, after in zip(match.rounds, match.results, match.scores_after, strict=False):
@@ -50,7 +51,7 @@ def to_record(match: Match) -> dict[str, Any]:
         if void is not None:
             data["void"] = void
         deals.append(data)
-    return {
+    record = {
         "format": FORMAT,
         "version": VERSION,
         "rules": match.rules.to_dict(),
@@ -64,6 +65,9 @@ def to_record(match: Match) -> dict[str, Any]:
         "loser": match.loser,
         "shutout": match.shutout,
     }
+    if match.forfeit is not None:
+        record["forfeit"] = match.forfeit.to_dict()
+    return record
 
 
 def _lead(rnd: Round) -> dict[str, Any] | None:
@@ -121,6 +125,7 @@ def from_record(data: Any) -> Match:
     except ValueError as error:
         raise RecordError(f"deal {_failing_deal(rules, deals)}: {error}") from None
     _replay_moves(match, moves)
+    _give_up(match, data.get("forfeit"))
     _check_deals(match, deals, next_at_random=facts is not data)
     _require(len(results) == len(match.results),
              f"the record lists {len(results)} results, but the moves finish "
@@ -145,6 +150,20 @@ def _replay_moves(match: Match, moves: list[str]) -> None:
             match.push(text)
         except IllegalMove as error:
             raise RecordError(f"round {number}, move {index} ({text!r}): {error}") from None
+
+
+def _give_up(match: Match, forfeit: Any) -> None:
+    """The forfeit the record states, after its moves: a match the moves left unfinished,
+    given up by a seat of the game in one of the ways there are."""
+    if forfeit is None:
+        return
+    _require(isinstance(forfeit, dict) and type(forfeit.get("seat")) is int,
+             "forfeit must be an object with a seat and how")
+    _require(not match.is_over, "forfeit: the moves had finished the match already")
+    try:
+        match.resign(forfeit["seat"], forfeit.get("how", ""))
+    except ValueError as error:
+        raise RecordError(f"forfeit: {error}") from None
 
 
 def _check_deals(match: Match, deals: list[dict[str, Any]], next_at_random: bool) -> None:

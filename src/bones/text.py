@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from bones.match import Match
+from bones.match import Forfeit, Match
 from bones.round import Round
 from bones.rules import Rules
 from bones.scoring import RoundResult
 
-__all__ = ["describe_rules", "replay_lines", "result_line", "side_name", "table_line"]
+__all__ = ["describe_rules", "forfeit_line", "replay_lines", "result_line", "side_name",
+           "table_line"]
 
 
 def side_name(rules: Rules, side: int) -> str:
@@ -88,8 +89,23 @@ def replay_lines(match: Match) -> Iterator[str]:
         if rnd.result is not None:
             yield f"  {result_line(rules, rnd.result)}"
             yield f"  score {score_text(match.scores_after[number - 1])}"
+    if match.forfeit is not None:
+        yield f"  {forfeit_line(match.forfeit)}"
     yield ""
     yield final_line(match)
+
+
+_FORFEIT_WORDS = {"resigned": "resigns", "time": "loses on time",
+                 "absent": "left: the others claimed the match"}
+
+
+def forfeit_line(forfeit: Forfeit) -> str:
+    """How a player gave the match up.
+
+    >>> forfeit_line(Forfeit(2, "time"))
+    'seat 2 loses on time'
+    """
+    return f"seat {forfeit.seat} {_FORFEIT_WORDS[forfeit.how]}"
 
 
 def final_line(match: Match) -> str:
