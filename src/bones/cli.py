@@ -45,6 +45,8 @@ def _target(text: str) -> int | None:
 TUNED = {
     "bot_delay": "seconds a bot waits before it moves, so people can follow",
     "leave_after": "seconds a player may be away before a bot takes over the seat",
+    "claim_after": "seconds a player may be away from a rated game before it is claimed",
+    "between": "seconds the pause between rounds lasts before the next round begins",
     "rate": "messages a second one seat may send before it is refused",
     "rest_rate": "REST requests and new sockets a second from one address",
     "logins_per_name": "failed logins to one name from one address in five minutes",

@@ -11,21 +11,22 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bones.server.people.ratings import abandoned, rank_game
+from bones.server.people.ratings import rank_game
 from tests.server.live import Server, play_all, sqlite_url
 from tests.server.skill import openskill_after
 
 PASSWORD = "correct horse"
 
 
-def _rated(server: Server, variant: str, names: list[str],
-           **options: object) -> tuple[str, list[httpx.Client], list[str]]:
-    """A rated table of ``names`` (accounts), every seat taken: its id, the players'
-    clients and seat tokens."""
+def _rated(server: Server, variant: str, names: list[str], clock: tuple[float, float] = (
+        15, 120), **options: object) -> tuple[str, list[httpx.Client], list[str]]:
+    """A rated table of ``names`` (accounts), every seat taken, with ``clock`` (a move's
+    seconds and the bank's): its id, the players' clients and seat tokens."""
     clients = [server.account(name) for name in names]
     made = server.create(variant, [{"kind": "human", "me": True}] +
                          [{"kind": "human"}] * (len(names) - 1), rated=True,
-                         options={"target": None, **options}, client=clients[0])
+                         options={"target": None, **options}, client=clients[0],
+                         clock=clock[0], bank=clock[1])
     table = made["table"]["id"]
     tokens = [made["token"]] + [server.join(table, None, client=c)["token"]
                                 for c in clients[1:]]
@@ -33,7 +34,6 @@ def _rated(server: Server, variant: str, names: list[str],
 
 
 def test_left_players_rank_last() -> None:
-    assert abandoned([10, 10, 10], [6, 5, 0], [0, 0, 3]) == {0, 2}
     # Kozel: the pair with fewer penalty points would be first, but seat 1 of it left
     assert rank_game([100, 40], [0, 1, 0, 1], {1}, lower_wins=True) == [1, 2]
     assert rank_game([90, 100, 40], [0, 1, 2], {0}, lower_wins=False) == [3, 1, 2]
@@ -88,17 +88,18 @@ def test_only_players_who_signed_up_sit_at_rated_tables(server: Server) -> None:
     assert typed.status_code == 403
 
 
-def test_a_player_a_bot_stood_in_for_is_ranked_last(tmp_path: Path) -> None:
-    """Ben joins and never comes: a bot plays his seat, and whatever the score he is
-    rated as having left, last."""
-    server = Server(sqlite_url(tmp_path / "left.db"), leave_after=0.3).start()
+def test_a_player_who_never_comes_cannot_be_farmed(tmp_path: Path) -> None:
+    """The farm a review found: a rated table with the least clock, joined by an account
+    that never connects. No bot plays for it: at its first turn its clock runs out, the
+    game is lost on time, and, as it never moved, aborted: nobody's rating moves."""
+    server = Server(sqlite_url(tmp_path / "farm.db")).start()
     try:
-        table, _, tokens = _rated(server, "draw", ["Ann", "Ben"])
-        play_all([server.socket(table, tokens[0])], seed=3)
-        ann, ben = (server.get(f"/api/profile/{name}")["ratings"][0] for name in ("Ann", "Ben"))
-        expected = openskill_after([["Ann"], ["Ben"]], [1, 2])
-        assert (ann["mu"], ann["sigma"]) == pytest.approx(expected["Ann"])
-        assert (ben["mu"], ben["sigma"]) == pytest.approx(expected["Ben"])
+        table, _, tokens = _rated(server, "draw", ["Ann", "Ben"], (5, 30), target=150)
+        ann = server.socket(table, tokens[0])
+        end = play_all([ann], seed=3, timeout=120)[0]["table"]
+        assert end["forfeit"] == {"seat": 1, "how": "time"} and end["aborted"]
+        for name in ("Ann", "Ben"):
+            assert server.get(f"/api/profile/{name}")["ratings"] == []
     finally:
         server.stop()
 

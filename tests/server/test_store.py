@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
 from bones.rules import Rules
@@ -22,7 +22,7 @@ from bones.server.names import name_key
 from bones.server.people.accounts import Accounts
 from bones.server.store.records import Append, Store
 from bones.server.store.results import lines
-from bones.server.store.schema import AccountRow
+from bones.server.store.schema import AccountRow, GameRow, RatedRow
 from bones.server.tables import endings
 from bones.server.tables.hub import Hub, Settings
 from bones.server.tables.seats import Seat
@@ -189,3 +189,28 @@ def test_servers_starting_at_once_make_the_schema_once(postgres_url: str) -> Non
     for thread in threads:
         thread.join()
     assert errors == []
+
+
+def test_two_opponents_rate_three_games_a_day(store_url: str) -> None:
+    """The fourth rated game Ann and Ben finish within a day is kept, counted in their
+    statistics and marked unrated: it moves neither rating (``results.REPEATS``)."""
+    store = Store(store_url)
+    accounts = Accounts(store.engine)
+    ann, ben = (accounts.sign_up(name, "correct horse")[0].id for name in ("Ann", "Ben"))
+    for number in range(4):
+        table = Table(f"r{number}", Rules.preset("draw", target=None),
+                      [Seat("human", name="Ann", account_id=ann),
+                       Seat("human", name="Ben", account_id=ben)], rated=True)
+        entries = table.start()
+        while table.status == "playing":
+            assert table.match is not None and table.turn is not None
+            entries += table.play(table.turn, str(table.match.round.legal_moves()[0]))[0]
+        store.create(table.id, table.config(), [s.stored() for s in table.seats])
+        store.append(table.id, 0, entries, endings.game(table))
+    with Session(store.engine) as session:
+        rated = session.scalars(select(RatedRow.table_id).where(RatedRow.account_id == ann)
+                                .order_by(RatedRow.table_id)).all()
+        fourth = session.get(GameRow, "r3")
+    assert rated == ["r0", "r1", "r2"]
+    assert fourth is not None and fourth.rating is not None
+    assert fourth.rating["unrated"] == "met"

@@ -3,9 +3,9 @@ and player count; free-for-all for three or four players, teams for Kozel.
 
 A rated game is rated in the transaction that stores its result (``store.results.rate``),
 and each (game, account) row of the history is written once, so a restart
-never rates a game twice. A player whose seat a bot held for most of their moves, or
-whose clock ran out :data:`TIMEOUTS` times, is ranked last, as if they had left (in
-Kozel their pair is).
+never rates a game twice. A player who gave the match up (resigned, lost on time, or
+claimed from after leaving) is ranked last (in Kozel their pair is); a rated game in
+which a player never moved rates nobody (``tables.endings``).
 
 >>> ranks([104, 60], lower_wins=False, last=set())
 [1, 2]
@@ -29,11 +29,7 @@ from sqlalchemy.orm import Session
 from bones.server.names import name_key
 from bones.server.store.schema import AccountRow, RatedRow, RatingRow
 
-__all__ = ["PROVISIONAL", "TIMEOUTS", "Rating", "Ratings", "abandoned", "rank_game", "ranks",
-           "shown"]
-
-TIMEOUTS = 3
-"""Clock run-outs after which a player counts as having left the game."""
+__all__ = ["PROVISIONAL", "Rating", "Ratings", "rank_game", "ranks", "shown"]
 PROVISIONAL = 5.0
 """A rating whose uncertainty (sigma) is above this is shown with a "?"."""
 SCALE = 60
@@ -61,14 +57,6 @@ def ranks(scores: Sequence[int], *, lower_wins: bool, last: set[int]) -> list[in
     come after everyone else, tied among themselves."""
     key = [(side in last, score if lower_wins else -score) for side, score in enumerate(scores)]
     return [1 + sum(1 for other in key if other < mine) for mine in key]
-
-
-def abandoned(moves: Sequence[int], stood_in: Sequence[int], timeouts: Sequence[int]) -> set[int]:
-    """The seats that left: a bot made most of their moves, or their clock ran out
-    :data:`TIMEOUTS` times."""
-    return {seat for seat, (made, bot, late) in enumerate(zip(moves, stood_in, timeouts,
-                                                              strict=True))
-            if 2 * bot > made or late >= TIMEOUTS}
 
 
 def rank_game(scores: Sequence[int], sides: Sequence[int], left: set[int],

@@ -102,6 +102,9 @@ class Options(BaseModel):
 TIME_CONTROL = (15.0, 120.0)
 """A rated or public table's clock unless its creator chose one: 15 s a move and a
 2-minute bank."""
+RATED_LEAST = (5.0, 30.0)
+"""The least clock of a rated table: 5 s a move and a 30 s bank. A rated game is lost
+on time, and a faster one is lost to a network's hiccup (or made to farm a rating)."""
 
 
 class CreateTable(BaseModel):
@@ -137,6 +140,11 @@ class CreateTable(BaseModel):
             raise ValueError("a rated game is between people: no bot seats")
         if self.clock is None and (self.rated or self.public):
             self.clock, self.bank = TIME_CONTROL
+        if self.rated and (self.clock or 0) < RATED_LEAST[0]:
+            raise ValueError(f"a rated table's clock gives {RATED_LEAST[0]:g} s a move at "
+                             "least")
+        if self.rated and (self.bank if self.bank is not None else 0) < RATED_LEAST[1]:
+            raise ValueError(f"a rated table's bank is {RATED_LEAST[1]:g} s at least")
         if self.bank is not None and self.clock is None:
             raise ValueError("a bank needs a clock: give each move's seconds too")
         return self

@@ -27,6 +27,7 @@ from bones.server.protocol.text import (
 __all__ = [
     "MAX_FRAME",
     "ChatText",
+    "Claim",
     "Client",
     "ClientMessage",
     "Hint",
@@ -34,6 +35,7 @@ __all__ = [
     "Ping",
     "Ready",
     "Rematch",
+    "Resign",
     "Say",
     "Undo",
     "parse_client",
@@ -66,6 +68,23 @@ class Undo(Message):
     type: Literal["undo"] = "undo"
 
 
+class Resign(Message):
+    """Give the match up, at a table with another person: your side loses it at once
+    (with three or four players you rank last). Refused (``not_now``) against bots
+    alone, and once the match is over."""
+
+    type: Literal["resign"] = "resign"
+
+
+class Claim(Message):
+    """At a rated table: claim the match from a player of the other side who has been
+    away longer than the table allows (``TableInfo.absent`` counts it down to 0); they
+    lose it as by resignation. Refused (``not_now``) before then, or at a casual table,
+    where a bot takes an absent player's seat instead."""
+
+    type: Literal["claim"] = "claim"
+
+
 class Rematch(Message):
     """At a finished match: offer (or accept) another with the same seats and rules.
     Once every player has, each is sent a ``rematch`` with their seat at the new table."""
@@ -93,10 +112,10 @@ class Say(Message):
     text: ChatText
 
 
-Client = Move | Ready | Hint | Undo | Rematch | Ping | Say
+Client = Move | Ready | Hint | Undo | Resign | Claim | Rematch | Ping | Say
 ClientMessage = Annotated[Client, Field(discriminator="type")]
 _CLIENT: TypeAdapter[Client] = TypeAdapter(ClientMessage)
-_TYPES = ("move", "ready", "hint", "undo", "rematch", "ping", "chat")
+_TYPES = ("move", "ready", "hint", "undo", "resign", "claim", "rematch", "ping", "chat")
 
 
 def parse_client(text: str | bytes) -> Client:

@@ -63,6 +63,20 @@ class TableInfo(BaseModel):
     time_left: list[float] | None = None
     """For the human to move: what is left of the move's time and of their bank, in
     seconds, when this was sent (the move's time runs first)."""
+    banks: list[float] | None = None
+    """With a clock: what is left of each seat's bank, in seconds, when this was sent
+    (the seat to move spends its move's time first, then its bank)."""
+    absent: list[float | None] = []
+    """For each seat whose player is away: seconds, when this was sent, before a bot
+    takes the seat (a casual table) or before the others may claim the match (a rated
+    one; 0: they may now); None for a seat whose player is here, or a bot's."""
+    between_left: float | None = None
+    """Between rounds: seconds before the next round begins without those not ready."""
+    forfeit: dict[str, Any] | None = None
+    """A match given up: the ``seat`` and ``how`` (``resigned``, ``time``: lost on time,
+    ``absent``: claimed by the others while its player was away)."""
+    aborted: bool = False
+    """A rated match that ended before each player made a move: it rates nobody."""
     public: bool = False
     """Listed in ``GET /api/tables``, its free seats open to anyone; a private table's
     seats open only through its invite link."""
@@ -86,6 +100,8 @@ class Action(BaseModel):
     seat: int
     move: str
     tile: str | None = None
+    by: Literal["away", "clock"] | None = None
+    """A bot made this move for the seat's player, who was away or out of time."""
 
 
 class StateMessage(Message):

@@ -12,14 +12,16 @@ its totals and its ratings are one write; ``people`` reads them.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from openskill.models import PlackettLuce
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from bones.server.store.schema import GameRow, RatedRow, RatingRow
 
-__all__ = ["MODEL", "Line", "Total", "lines", "opponents_level", "rate"]
+__all__ = ["MODEL", "REPEATS", "Line", "Total", "lines", "opponents_level", "rate"]
 
 MODEL = PlackettLuce()
 """The rating model: OpenSkill's Plackett-Luce, with its defaults (mu 25, sigma 25/3)."""
@@ -27,6 +29,10 @@ Line = tuple[int, str, str, bool, bool, int]
 """One player's part of one game: account, grouping, group, won, lost, points."""
 Total = tuple[str, str, int, int, int, int]
 """A running total: grouping, group, games, wins, losses, points."""
+REPEATS = (3, timedelta(hours=24))
+"""Rated games two opponents may play that move their ratings, in a day: more are kept
+and counted in statistics, unrated, so that no rating is fed by one opponent again and
+again (a friend, or an account of one's own)."""
 
 
 def opponents_level(names: list[str | None], sides: list[int], side: int) -> str:
@@ -67,6 +73,10 @@ def rate(session: Session, game: GameRow) -> None:
     side_count = max(game.sides) + 1
     teams = [[a for a, s in zip(accounts, game.sides, strict=True) if s == side]
              for side in range(side_count)]
+    if _met_often(session, game, teams):  # kept, and marked as not rated, and why
+        session.execute(update(GameRow).where(GameRow.table_id == game.table_id)
+                        .values(rating={**rating, "unrated": "met"}))
+        return
     before = [[MODEL.rating(mu=rows[a].mu, sigma=rows[a].sigma) for a in team]
               for team in teams]
     after = MODEL.rate(before, ranks=rating["ranks"])
@@ -79,6 +89,24 @@ def rate(session: Session, game: GameRow) -> None:
                                  mu=new.mu, sigma=new.sigma, at=game.finished))
             row.mu, row.sigma, row.games = new.mu, new.sigma, row.games + 1
     session.flush()
+
+
+def _met_often(session: Session, game: GameRow, teams: list[list[int]]) -> bool:
+    """Whether two accounts on opposite sides of ``game`` have had :data:`REPEATS` rated
+    games together already in the time it allows."""
+    count, within = REPEATS
+    since = game.finished - within
+    for side, team in enumerate(teams):
+        for other in teams[side + 1:]:
+            for mine, theirs in ((m, t) for m in team for t in other):
+                shared = select(RatedRow.table_id).where(RatedRow.account_id == mine,
+                                                         RatedRow.at >= since)
+                met = session.scalar(select(func.count()).where(
+                    RatedRow.account_id == theirs, RatedRow.at >= since,
+                    RatedRow.table_id.in_(shared)))
+                if met is not None and met >= count:
+                    return True
+    return False
 
 
 def _row(session: Session, account: int, variant: str, players: int) -> RatingRow:

@@ -158,8 +158,9 @@ class Changes(Part):
         fresh = Table.restore(SavedTable(old.id, old.created, old.config(),
                                          [s.stored() for s in old.seats], live.log, False))
         for was, new in zip(old.seats, fresh.seats, strict=True):
-            new.connected, new.replaced = was.connected, was.replaced
-        fresh.seq = old.seq + 1
+            new.connected, new.replaced, new.absent_since = (was.connected, was.replaced,
+                                                             was.absent_since)
+        fresh.seq, fresh.absence, fresh.between = old.seq + 1, old.absence, old.between
         live.table = fresh
 
     async def broadcast(self, live: Live, actions: list[Action]) -> None:

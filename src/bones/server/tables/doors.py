@@ -16,6 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 from bones.server.people.chat import hears
 from bones.server.people.players import Player
 from bones.server.protocol import (
+    Claim,
     ErrorMessage,
     Hint,
     HintMessage,
@@ -24,6 +25,7 @@ from bones.server.protocol import (
     Pong,
     Ready,
     Rematch,
+    Resign,
     Say,
     Undo,
     read_client,
@@ -31,6 +33,7 @@ from bones.server.protocol import (
 from bones.server.sites.cluster import Elsewhere
 from bones.server.sockets.allowance import messages, refuse
 from bones.server.sockets.sending import Socket
+from bones.server.tables import endings
 from bones.server.tables.live import Conn, Live, Part
 from bones.server.tables.seats import TableError
 
@@ -114,7 +117,7 @@ class Doors(Part):
         task = live.away.pop(seat, None)
         if task is not None:
             task.cancel()
-        spec.replaced = False
+        spec.replaced, spec.absent_since = False, None
         live.table.seq += 1
 
     async def handle(self, live: Live, conn: Conn, text: str | None) -> None:
@@ -143,6 +146,11 @@ class Doors(Part):
             await act(live, lambda: (live.table.undo(seat), []), conn, None)
         elif isinstance(message, Hint):
             await self.hint(live, conn, seat)
+        elif isinstance(message, Resign):
+            await act(live, lambda: (endings.resign(live.table, seat), []), conn, None)
+        elif isinstance(message, Claim):
+            await act(live, lambda: (endings.claim(live.table, seat, live.table.absence), []),
+                      conn, None)
         elif isinstance(message, Rematch):
             await self.hub.changes.rematch(live, conn, seat)
 

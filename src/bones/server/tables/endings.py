@@ -1,6 +1,9 @@
-"""How a table's match ends up in the store: the finished game with its names, sides,
-scores and record (the fair deck's secret revealed), and, for a rated game, the places
-it gives each side. Written with the last move, in the same transaction.
+"""How a table's match ends: played to its end, or given up — resigned, lost on time,
+or claimed by the others from a player who left — and what the store keeps of it: the
+game with its names, sides, scores and record (the fair deck's secret revealed) and,
+for a rated game, the places it gives each side (none if a player never moved: the
+game is aborted, as lichess aborts one). Written with the last change, in the same
+transaction.
 
 >>> from bones.rules import Rules
 >>> from bones.server.tables.seats import Seat
@@ -16,12 +19,55 @@ it gives each side. Written with the last move, in the same transaction.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from bones.server.people.ratings import abandoned, rank_game
+from bones.server.people.ratings import rank_game
+from bones.server.tables.seats import Entry, TableError
 from bones.server.tables.table import Table
 
-__all__ = ["game"]
+__all__ = ["aborted", "absent_left", "claim", "game", "resign"]
+
+
+def resign(table: Table, seat: int, how: str = "resigned") -> list[Entry]:
+    """``seat`` gives the match up (``how``: ``resigned``, or ``time`` when a rated
+    game's clock ran out): it ends at once, their side losing (``Match.resign``). Only
+    at a table with another person: against bots, a player just leaves."""
+    if table.status not in ("playing", "between"):
+        raise TableError("not_now", f"no match is being played (the table is {table.status})")
+    if not any(s.kind == "human" for n, s in enumerate(table.seats) if n != seat):
+        raise TableError("not_now", "a match is resigned only against another person; "
+                         "against bots, just leave the table")
+    assert table.match is not None
+    table.match.resign(seat, how)
+    table.seq += 1
+    return [("forfeit", seat, {"how": how})]
+
+
+def absent_left(table: Table, seat: int, after: float, now: float | None = None
+                ) -> float | None:
+    """Seconds before the others may claim a rated match from ``seat``'s absent player
+    (0: they may now), or before a bot takes the seat at a casual table; None while its
+    player is here (or it is a bot's)."""
+    since = table.seats[seat].absent_since
+    if since is None or table.seats[seat].kind != "human" or table.status == "over":
+        return None
+    return max(0.0, round(since + after - (time.time() if now is None else now), 1))
+
+
+def claim(table: Table, seat: int, after: float) -> list[Entry]:
+    """``seat`` claims a rated match from a player of the other side who has been away
+    ``after`` seconds: the absent player loses it as by resignation."""
+    if not table.rated:
+        raise TableError("not_now", "a match is claimed only at a rated table; at a casual "
+                         "one a bot takes an absent player's seat")
+    side = table.rules.side_of(seat)
+    gone = [n for n in range(len(table.seats)) if table.rules.side_of(n) != side
+            and absent_left(table, n, after) == 0]
+    if not gone:
+        raise TableError("not_now", "nobody of the other side has been away long enough "
+                         "to claim the match")
+    return resign(table, gone[0], "absent")
 
 
 def game(table: Table) -> dict[str, Any]:
@@ -42,13 +88,20 @@ def game(table: Table) -> dict[str, Any]:
     }
 
 
-def _rating(table: Table, sides: list[int]) -> dict[str, Any]:
+def aborted(table: Table) -> bool:
+    """A rated match that ended before each of its players made a move of their own:
+    it rates nobody, so a player who never came cannot be farmed for points."""
+    return table.rated and any(s.chose - s.stood_in == 0 for s in table.seats)
+
+
+def _rating(table: Table, sides: list[int]) -> dict[str, Any] | None:
     """The places a rated game gives each side: by the final scores (Kozel's are
-    penalties), the sides of players who left last."""
+    penalties), the side of a player who gave the match up, or left, last."""
     assert table.match is not None
-    seats = table.seats
-    left = abandoned([s.chose for s in seats], [s.stood_in for s in seats],
-                     [s.timeouts for s in seats])
+    if aborted(table):
+        return None
+    forfeit = table.match.forfeit
+    left = set() if forfeit is None else {forfeit.seat}
     return {"ranks": rank_game(list(table.match.scores), sides, left,
                                lower_wins=table.rules.variant == "kozel"),
             "left": sorted(left)}

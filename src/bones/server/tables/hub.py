@@ -264,6 +264,9 @@ class Hub:
         bots going: a new table's start, and a stored table's after a restart."""
         async with live.lock:
             table = live.table
+            settings = self.settings
+            table.absence = settings.claim_after if table.rated else settings.leave_after
+            table.between = settings.between
             await self.changes.commit(live, table.start())
             if table.invite is None:  # listed from the start, before anyone connects
                 await self.changes.show(live, showing.info(table))

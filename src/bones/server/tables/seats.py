@@ -16,7 +16,8 @@ from bones.server.people.players import Player
 __all__ = ["Entry", "Seat", "TableError"]
 
 Entry = tuple[str, int | None, dict[str, Any]]
-"""A log entry: kind (``deal``, ``move``, ``ready``, ``hint``, ``undo``), seat, data."""
+"""A log entry: kind (``deal``, ``move``, ``ready``, ``hint``, ``undo``, ``forfeit``...),
+seat, data."""
 
 
 class TableError(ValueError):
@@ -43,9 +44,10 @@ class Seat:
     chose: int = 0
     """Moves chosen for this seat, forced ones aside (counted again from the log) ..."""
     stood_in: int = 0
-    """... of which a bot chose for a human who was away or out of time ..."""
-    timeouts: int = 0
-    """... and of those, when the human's clock ran out."""
+    """... of which a bot chose for a human who was away or out of time."""
+    absent_since: float | None = None
+    """When the seat's last socket closed (the epoch's seconds; not stored: a restarted
+    server counts every seat absent from its start until its player is back)."""
 
     @property
     def free(self) -> bool:

@@ -14,7 +14,13 @@ class Settings:
 
     bot_delay: float = 0.8
     leave_after: float = 60.0
-    """Seconds a human may be away before a bot takes their seat over."""
+    """Seconds a human may be away from a casual table before a bot takes their seat
+    over ..."""
+    claim_after: float = 60.0
+    """... and from a rated one before the others may claim the match."""
+    between: float = 60.0
+    """Seconds the pause between rounds lasts at most: then the next round begins, for
+    those who did not say they are ready too."""
     rate: float = 10.0
     """Messages a second a seat (or a spectator's socket) may send on average ..."""
     burst: int = 30

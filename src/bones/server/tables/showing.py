@@ -13,10 +13,12 @@ table itself (:mod:`.table`) knows only its seats, its match and its log.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Collection
 from typing import Any
 
 from bones.server.protocol import SeatInfo, TableInfo
+from bones.server.tables import endings
 from bones.server.tables.table import Table
 
 __all__ = ["info", "invite_link", "reveal", "views"]
@@ -30,7 +32,8 @@ def info(table: Table) -> TableInfo:
     scores: list[int] = [0] * table.rules.sides
     shown_round, over = 0, status == "over"
     if match is not None:
-        shown_round = len(match.rounds) - 1 if status == "playing" else table.shown
+        shown_round = (len(match.rounds) - 1 if status == "playing" or match.forfeit
+                       else table.shown)
         scores = list(match.scores if status in ("playing", "over")
                       else match.scores_after[shown_round])
     return TableInfo(
@@ -44,7 +47,12 @@ def info(table: Table) -> TableInfo:
         shutout=bool(match and over and match.shutout),
         bot_delay=table.bot_delay, clock=table.clock, bank=table.bank,
         time_left=_time_left(table, status), public=table.invite is None,
-        rated=table.rated,
+        rated=table.rated, banks=[round(b, 1) for b in table.banks] if table.clock else None,
+        absent=[endings.absent_left(table, n, table.absence) for n in range(len(table.seats))],
+        between_left=(max(0.0, round(table.between - (time.time() - table.turn_since), 1))
+                      if status == "between" else None),
+        forfeit=match.forfeit.to_dict() if match and match.forfeit else None,
+        aborted=over and endings.aborted(table),
         created=table.created.isoformat(), fair=table.deck.commitment,
         fair_reveal=table.deck.reveal() if over else None,
         rematch=sorted(table.rematch), next=table.next,
@@ -90,7 +98,8 @@ def views(table: Table, seats: Collection[int | None]) -> dict[int | None, dict[
     match = table.match
     if match is None or not seats:
         return {}
-    rnd = match.round if table.status == "playing" else match.rounds[table.shown]
+    rnd = (match.round if table.status == "playing" or match.forfeit
+           else match.rounds[table.shown])
     public = rnd.view(0).to_dict()
     hands, turn = rnd.hands, rnd.turn
     legal = (public["legal_moves"] if turn == 0 or turn not in seats
@@ -111,16 +120,21 @@ def reveal(table: Table) -> dict[str, Any] | None:
     status = table.status
     if match is None or status not in ("between", "over"):
         return None
-    number = table.shown
-    rnd, result = match.rounds[number], match.results[number]
+    if match.forfeit is not None:  # the round under way ends unfinished, with no result
+        number = len(match.rounds) - 1
+        rnd, result = match.round, None
+    else:
+        number = table.shown
+        rnd, result = match.rounds[number], match.results[number]
     return {
         "round": number,
         "hands": [[str(t) for t in hand] for hand in rnd.hands],
-        "result": result.to_dict(),
+        "result": None if result is None else result.to_dict(),
+        "forfeit": match.forfeit.to_dict() if match.forfeit else None,
         "count_points": list(rnd.count_points),
         "scores_before": list(match.scores_after[number - 1]) if number else
         [0] * table.rules.sides,
-        "scores_after": list(match.scores_after[number]),
+        "scores_after": list(match.scores if result is None else match.scores_after[number]),
         "eggs": match.eggs,
         "match_over": status == "over",
     }

@@ -79,6 +79,11 @@ class Table:
     turn_since: float = field(default_factory=time.time)
     """When the turn being waited for began (the epoch's seconds): the server's clock is
     the truth, and a restart reads it back from the log's times."""
+    absence: float = field(default=60.0, compare=False)
+    """Seconds a player may be away before it counts (a bot takes the seat; at a rated
+    table, the others may claim the match) ..."""
+    between: float = field(default=60.0, compare=False)
+    """... and the longest pause between rounds: the server's settings, not stored."""
     faces: tuple[tuple[tuple[Any, ...], ...], list[SeatInfo]] = field(
         default=((), []), init=False, repr=False, compare=False)
     """The seats as :func:`.showing.info` last showed them, and what they showed: kept
@@ -98,6 +103,8 @@ class Table:
         match = self.match
         if match is None:
             return "waiting"
+        if match.forfeit is not None:
+            return "over"
         unseen = len(match.results) - self.shown
         if unseen > 0:
             return "over" if match.is_over and unseen == 1 else "between"
@@ -206,7 +213,7 @@ class Table:
         self.turn_since = now
         entries = self._forced(actions)
         if by is not None:
-            entries[0][2]["by"] = by
+            entries[0][2]["by"] = actions[0].by = by  # type: ignore[assignment]
         if self.clock is not None:
             entries[0][2]["took"] = took
         self.seq += 1
@@ -218,7 +225,6 @@ class Table:
         spec = self.seats[seat]
         spec.chose += 1
         spec.stood_in += by is not None
-        spec.timeouts += by == "clock"
         if self.clock is not None:
             self.banks[seat] = max(0.0, self.banks[seat] - max(0.0, took - self.clock))
 
@@ -369,6 +375,8 @@ class Table:
                     invite=config.get("invite"),
                     rated=config.get("rated", False), created=saved.created,
                     deck=FairDeck.from_dict(config["fair"]))
+        for seat in table.seats:  # nobody is connected to a table just read back
+            seat.absent_since = time.time() if seat.name is not None else None
         logged = [e.data for e in saved.events if e.kind == "deal"]
         if logged:
             table.match = Match.from_deals(table.rules, table.deck.deals(table.rules))
@@ -387,6 +395,9 @@ class Table:
                 table.rematch.add(entry.seat or 0)
             elif entry.kind == "next":
                 table.next = entry.data["table"]
+            elif entry.kind == "forfeit":
+                assert table.match is not None
+                table.match.resign(entry.seat or 0, entry.data["how"])
             elif entry.kind == "ready":
                 table.ready.add(entry.seat or 0)
                 if len(table.ready) == len(table.seats):

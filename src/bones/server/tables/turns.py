@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from bones.server.protocol import (
     Action,
 )
+from bones.server.tables import endings
 from bones.server.tables.live import Live, Part
 from bones.server.tables.seats import Entry
 
@@ -46,12 +48,17 @@ class Turns(Part):
                     self.bot_move(live, seat, max(delay, pause), table.seq))
             elif (left := table.time_left(seat)) is not None:
                 live.turn_task = asyncio.create_task(
-                    self.bot_move(live, seat, max(sum(left), pause), table.seq))
+                    self.out_of_time(live, seat, max(sum(left), pause), table.seq))
         elif status == "between":
             waiting = [n for n, s in enumerate(table.seats) if s.by_bot and n not in table.ready]
+            late = [n for n in range(len(table.seats)) if n not in table.ready]
             if waiting:
                 live.turn_task = asyncio.create_task(
-                    self.bots_ready(live, waiting, max(table.bot_delay * 2, pause), table.seq))
+                    self.ready_for(live, waiting, max(table.bot_delay * 2, pause), table.seq))
+            elif late:  # the pause between rounds has a clock too
+                due = table.between - (time.time() - table.turn_since)
+                live.turn_task = asyncio.create_task(
+                    self.ready_for(live, late, max(due, pause), table.seq))
         elif status == "waiting" and not any(s.free for s in table.seats):
             # every seat is taken but the deal was refused by the store: deal again
             live.turn_task = asyncio.create_task(self.later(
@@ -97,7 +104,18 @@ class Turns(Part):
         finally:
             self.hub.metrics.thinking.dec()
 
-    async def bots_ready(self, live: Live, seats: list[int], delay: float, seq: int) -> None:
+    async def out_of_time(self, live: Live, seat: int, delay: float, seq: int) -> None:
+        """A human's move time and bank are spent: a rated match is lost on time; at a
+        casual table a bot makes the move for them (and everyone is told)."""
+        if not live.table.rated:
+            await self.bot_move(live, seat, delay, seq)
+            return
+        await self.later(delay, live, lambda: (endings.resign(live.table, seat, "time"), []),
+                         seq)
+
+    async def ready_for(self, live: Live, seats: list[int], delay: float, seq: int) -> None:
+        """After ``delay``, ``seats`` are ready for the next round: bots, or people whose
+        pause between rounds ran out."""
         def ready() -> tuple[list[Entry], list[Action]]:
             entries: list[Entry] = []
             for seat in seats:
@@ -107,12 +125,30 @@ class Turns(Part):
         await self.later(delay, live, ready, seq)
 
     def start_away(self, live: Live, seat: int) -> None:
-        if live.table.seats[seat].connected or seat in live.away or live.lost:
+        """The seat's player is gone (their last socket closed, or the table was just
+        read back): at a casual table a bot takes the seat after a while; at a rated one
+        the others are told when they may claim the match."""
+        spec = live.table.seats[seat]
+        if spec.connected or seat in live.away or live.lost:
             return
-        live.away[seat] = asyncio.create_task(self.replace(live, seat))
+        spec.absent_since = spec.absent_since or time.time()
+        left = endings.absent_left(live.table, seat, live.table.absence) or 0.0
+        live.away[seat] = asyncio.create_task(
+            self.claimable(live, seat, left) if live.table.rated else
+            self.replace(live, seat, left))
 
-    async def replace(self, live: Live, seat: int) -> None:
-        await asyncio.sleep(self.hub.settings.leave_after)
+    async def claimable(self, live: Live, seat: int, left: float) -> None:
+        """Tell the table the absent player of ``seat`` may now be claimed from."""
+        await asyncio.sleep(left)
+        async with live.lock:
+            live.away.pop(seat, None)
+            if live.table.seats[seat].connected or live.table.status == "over":
+                return
+            live.table.seq += 1
+            await self.hub.changes.broadcast(live, [])
+
+    async def replace(self, live: Live, seat: int, left: float) -> None:
+        await asyncio.sleep(left)
         async with live.lock:
             live.away.pop(seat, None)
             spec = live.table.seats[seat]
