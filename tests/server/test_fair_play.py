@@ -111,9 +111,16 @@ def test_a_rated_resignation_rates_once_the_resigner_last(tmp_path: Path) -> Non
     try:
         table, (ann, ben) = _table(server, "draw", ["Ann", "Ben"], rated=True,
                                    options={"target": 150})
+        seated = ann.last_state()["table"]["seats"]
+        assert [(s["rating"], s["provisional"]) for s in seated] == [(1500, True)] * 2
         _both_move(ann, ben)
         ann.send({"v": 1, "type": "resign"})
         assert ben.until(_over)["table"]["forfeit"] == {"seat": 0, "how": "resigned"}
+        moved = server.get(f"/api/games/{table}/ratings")
+        assert moved["rated"] and moved["unrated"] is None
+        assert [(c["seat"], c["before"]) for c in moved["changes"]] == [(0, 1500), (1, 1500)]
+        ann_after, ben_after = (c["after"] for c in moved["changes"])
+        assert ann_after < 1500 < ben_after
         server.kill(signal.SIGKILL)
         server = Server(db, port=server.port).start()
         expected = openskill_after([["Ann"], ["Ben"]], [2, 1])
@@ -189,10 +196,12 @@ def test_a_rated_game_nobody_moved_in_is_aborted(server: Server) -> None:
     so an account that never comes cannot be farmed for points."""
     tag = random.randrange(10**6)
     names = [f"Ab{tag}a", f"Ab{tag}b"]
-    _, (ann, _) = _table(server, "draw", names, rated=True)
+    table, (ann, _) = _table(server, "draw", names, rated=True)
     _resign(ann)
     end = ann.until(_over)["table"]
     assert end["aborted"] is True and end["rated"] is True
+    assert server.get(f"/api/games/{table}/ratings") == {"rated": True, "unrated": "aborted",
+                                                        "changes": []}
     for name in names:
         profile = server.get(f"/api/profile/{name}")
         assert profile["ratings"] == [] and profile["history"] == []

@@ -38,7 +38,6 @@ from bones.server.meeting.lobby import Lobby
 from bones.server.meeting.seeking import Seeker
 from bones.server.people.accounts import Accounts, forget_guests
 from bones.server.people.hashing import Crowded
-from bones.server.people.ratings import Ratings
 from bones.server.store.records import Store
 from bones.server.tables.hub import Hub, Limited, Settings, Unavailable
 from bones.server.thinking.jobs import Analyses, Busy
@@ -58,7 +57,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     """The bones server over the store at ``db`` (any SQLAlchemy URL)."""
     hub = Hub(Store(db), settings)
     analyses = Analyses()
-    ratings = Ratings(hub.store.engine)
+    ratings = hub.ratings
     lobby = Lobby(hub.public_tables, ratings, hub.chat, hub.allowance, hub.settings.redis)
     hub.on_listing = lobby.changed
     seeker = Seeker(hub, ratings, hub.settings.redis)

@@ -20,10 +20,13 @@ from bones.server.edge.auth import (
     client_address,
 )
 from bones.server.edge.profiles import summary
+from bones.server.people.ratings import shown
 from bones.server.people.stats import stats_from
 from bones.server.protocol import (
     BAD_BODY,
+    GameRatings,
     GameSummary,
+    RatingChange,
     Stats,
 )
 from bones.server.tables.hub import Hub
@@ -66,6 +69,27 @@ def games_router(hub: Hub, analyses: Analyses) -> APIRouter:
         if game is None:
             raise HTTPException(404, f"no finished game {table_id!r}")
         return game.record
+
+    @router.get("/api/games/{table_id}/ratings",
+                responses={404: {"description": "No such game"}})
+    def ratings(table_id: str) -> GameRatings:
+        """What a finished game did to its players' ratings (the match-over dialog shows
+        it): each seat's rating before and after, or why a rated game rated nobody."""
+        game = hub.store.game(table_id)
+        if game is None:
+            raise HTTPException(404, f"no finished game {table_id!r}")
+        kept = game.rating
+        moved = {account: (before, after) for account, before, after
+                 in hub.ratings.of_game(table_id)}
+        seats = [(n, name, None if account is None else moved.get(account))
+                 for n, (name, account)
+                 in enumerate(zip(game.names, game.accounts or [None] * len(game.names),
+                                  strict=True))]
+        return GameRatings(
+            rated=kept is not None, unrated=(kept or {}).get("unrated"),
+            changes=[RatingChange(seat=n, name=name, before=shown(was[0]), after=shown(was[1]),
+                                  provisional=was[1].provisional)
+                     for n, name, was in seats if was is not None])
 
     @router.get("/api/games/{table_id}/analysis",
              responses={404: {"description": "No such game"}})

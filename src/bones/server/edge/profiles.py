@@ -18,7 +18,7 @@ from fastapi import APIRouter, HTTPException, Query
 from pydantic import BaseModel
 
 from bones.server.people.accounts import Accounts
-from bones.server.people.ratings import PROVISIONAL, Rating, Ratings, shown
+from bones.server.people.ratings import Rating, Ratings, shown
 from bones.server.people.stats import stats_from
 from bones.server.protocol import GameSummary, Stats
 from bones.server.store.records import Store
@@ -78,7 +78,7 @@ def summary(game: GameRow) -> GameSummary:
 
 def _line(variant: str, players: int, rating: Rating, games: int) -> RatingLine:
     return RatingLine(variant=variant, players=players, rating=shown(rating),
-                      provisional=rating.sigma > PROVISIONAL, mu=rating.mu, sigma=rating.sigma,
+                      provisional=rating.provisional, mu=rating.mu, sigma=rating.sigma,
                       ordinal=rating.ordinal, games=games)
 
 

@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 from bones.server.names import name_key
 from bones.server.store.schema import AccountRow, RatedRow, RatingRow
 
-__all__ = ["PROVISIONAL", "Rating", "Ratings", "rank_game", "ranks", "shown"]
+__all__ = ["NEW", "PROVISIONAL", "Rating", "Ratings", "rank_game", "ranks", "shown"]
 PROVISIONAL = 5.0
 """A rating whose uncertainty (sigma) is above this is shown with a "?"."""
 SCALE = 60
@@ -42,9 +42,18 @@ class Rating:
     sigma: float
 
     @property
+    def provisional(self) -> bool:
+        """Too uncertain yet to mean much: shown with a "?"."""
+        return self.sigma > PROVISIONAL
+
+    @property
     def ordinal(self) -> float:
         """What leaderboards sort by: a skill the player very likely has (mu - 3 sigma)."""
         return self.mu - 3 * self.sigma
+
+
+NEW = Rating(25.0, 25 / 3)
+"""The rating of an account before its first rated game of a kind (OpenSkill's)."""
 
 
 def shown(rating: Rating) -> int:
@@ -104,6 +113,22 @@ class Ratings:
             found = {(keys[key], variant, players): shown(Rating(mu, sigma))
                      for key, variant, players, mu, sigma in connection.execute(query)}
         return {k: v for k, v in found.items() if k in wanted}
+
+    def seated(self, accounts: list[int], variant: str, players: int) -> dict[int, Rating]:
+        """The ratings of ``accounts`` in one kind of game, where they have one."""
+        query = select(RatingRow).where(RatingRow.account_id.in_(accounts),
+                                        RatingRow.variant == variant,
+                                        RatingRow.players == players)
+        with Session(self.engine) as session:
+            return {r.account_id: Rating(r.mu, r.sigma) for r in session.scalars(query)}
+
+    def of_game(self, table_id: str) -> list[tuple[int, Rating, Rating]]:
+        """What a rated game did to its players' ratings: account, before, after (none
+        for a game that rated nobody)."""
+        query = select(RatedRow).where(RatedRow.table_id == table_id)
+        with Session(self.engine) as session:
+            return [(r.account_id, Rating(r.mu_before, r.sigma_before), Rating(r.mu, r.sigma))
+                    for r in session.scalars(query)]
 
     def history(self, account: int, limit: int = 500) -> list[RatedRow]:
         """An account's rated games, oldest first (the last ``limit``)."""

@@ -292,6 +292,27 @@ class GameSummary(BaseModel):
     rated: bool = False
 
 
+class RatingChange(BaseModel):
+    """One player's rating before and after a rated game, as players see them."""
+
+    seat: int
+    name: str | None
+    before: int
+    after: int
+    provisional: bool
+    """Still uncertain after this game (shown with a "?")."""
+
+
+class GameRatings(BaseModel):
+    """What a finished game did to ratings: ``changes`` per seat of a rated game that
+    rated; ``unrated`` says why a rated table's game rated nobody: ``aborted`` (a player
+    never moved) or ``met`` (the two had played three rated games that day)."""
+
+    rated: bool
+    unrated: Literal["aborted", "met"] | None = None
+    changes: list[RatingChange] = []
+
+
 class StatsRow(BaseModel):
     """Games, wins and losses, and the average final score of the player's side (in
     Kozel a penalty: lower is better)."""

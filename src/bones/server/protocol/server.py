@@ -34,7 +34,10 @@ class SeatInfo(BaseModel):
     replaced: bool = False
     """A human who is away and whose moves a bot makes until they come back."""
     rating: int | None = None
-    """In the lobby: the player's rating in the table's variant and player count."""
+    """At a rated table, and in the lobby: the player's rating in the table's variant and
+    player count ..."""
+    provisional: bool = False
+    """... still uncertain after few games (shown with a "?"; at a rated table)."""
 
 
 class TableInfo(BaseModel):

@@ -66,8 +66,8 @@ def rate(session: Session, game: GameRow) -> None:
     moves by OpenSkill's update for the ranks of the game's sides."""
     rating: dict[str, Any] = game.rating or {}
     accounts = [a for a in game.accounts or [] if a is not None]
-    if not rating or len(accounts) != len(game.sides):  # rated games are between accounts
-        return
+    if not rating.get("ranks") or len(accounts) != len(game.sides):  # between accounts,
+        return  # and not aborted
     players = len(accounts)
     rows = {a: _row(session, a, game.variant, players) for a in accounts}
     side_count = max(game.sides) + 1

@@ -94,12 +94,13 @@ def aborted(table: Table) -> bool:
     return table.rated and any(s.chose - s.stood_in == 0 for s in table.seats)
 
 
-def _rating(table: Table, sides: list[int]) -> dict[str, Any] | None:
+def _rating(table: Table, sides: list[int]) -> dict[str, Any]:
     """The places a rated game gives each side: by the final scores (Kozel's are
-    penalties), the side of a player who gave the match up, or left, last."""
+    penalties), the side of a player who gave the match up, or left, last; none for an
+    aborted game, which says so."""
     assert table.match is not None
     if aborted(table):
-        return None
+        return {"ranks": None, "left": [], "unrated": "aborted"}
     forfeit = table.match.forfeit
     left = set() if forfeit is None else {forfeit.seat}
     return {"ranks": rank_game(list(table.match.scores), sides, left,

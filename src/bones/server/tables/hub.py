@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 from bones.server.metrics import Metrics
 from bones.server.people.chat import Chat
 from bones.server.people.players import Player
+from bones.server.people.ratings import NEW, Ratings, shown
 from bones.server.protocol import (
     BotSeat,
     CreateTable,
@@ -107,12 +108,13 @@ class Hub:
         self.doors = Doors(self)
         """The sockets at the tables (``doors.py``)."""
         self.holding = Holding(self)
+        """Where a table is held: here, being read back, or at another process
+        (``holding.py``)."""
         self.sweeping = Sweeping(self)
         """What stays in memory (``sweeping.py``)."""
         self.timing = Timing(self)
         """This process's pace (``timing.py``)."""
-        """Where a table is held: here, being read back, or at another process
-        (``holding.py``)."""
+        self.ratings = Ratings(store.engine)
         self.cluster: Cluster | None = None
         """With Redis: this process among the others (``sites.cluster``)."""
         if settings.redis:
@@ -267,6 +269,7 @@ class Hub:
             settings = self.settings
             table.absence = settings.claim_after if table.rated else settings.leave_after
             table.between = settings.between
+            await self.rate_seats(table)
             await self.changes.commit(live, table.start())
             if table.invite is None:  # listed from the start, before anyone connects
                 await self.changes.show(live, showing.info(table))
@@ -274,6 +277,20 @@ class Hub:
                 if seat.kind == "human" and not seat.free:
                     self.turns.start_away(live, number)
             self.turns.schedule(live)
+
+    async def rate_seats(self, table: Table) -> None:
+        """At a rated table: each seated player's rating, to show beside their name (one
+        read as the table begins and as each player joins; ratings move only at the
+        end)."""
+        accounts = [s.account_id for s in table.seats if s.account_id is not None]
+        if not table.rated or not accounts:
+            return
+        found = await self.read(self.ratings.seated, accounts, table.rules.variant,
+                                table.rules.players)
+        for seat in table.seats:
+            if seat.account_id is not None:
+                rating = found.get(seat.account_id, NEW)
+                seat.rating, seat.provisional = shown(rating), rating.provisional
 
     async def may_make(self, address: str | None, account: int | None) -> None:
         """Refuse (``Limited``) one more table from an address, or for an account, that
@@ -316,6 +333,7 @@ class Hub:
                 table.seats[number].take(None, None)
                 log.warning("table %s: the store refused a seat: %s", table.id, error)
                 raise Unavailable("the seat could not be saved just now; try again") from None
+            await self.rate_seats(table)
             await self.changes.commit(live, table.start())
             self.turns.start_away(live, number)
             await self.changes.broadcast(live, [])

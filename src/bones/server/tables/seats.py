@@ -45,6 +45,10 @@ class Seat:
     """Moves chosen for this seat, forced ones aside (counted again from the log) ..."""
     stood_in: int = 0
     """... of which a bot chose for a human who was away or out of time."""
+    rating: int | None = None
+    """At a rated table: the player's rating in its kind of game, as players see it ..."""
+    provisional: bool = False
+    """... and whether it is still uncertain (not stored: read as the table begins)."""
     absent_since: float | None = None
     """When the seat's last socket closed (the epoch's seconds; not stored: a restarted
     server counts every seat absent from its start until its player is back)."""

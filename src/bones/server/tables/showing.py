@@ -64,12 +64,15 @@ def _seat_infos(table: Table) -> list[SeatInfo]:
     seats' models was a third of it, though a seat changes only when someone comes,
     goes or is stood in for; so the models are kept on the table until then, shared by
     the messages (which never change them)."""
-    key = tuple((s.kind, s.level, s.name, s.connected > 0, s.replaced) for s in table.seats)
+    key = tuple((s.kind, s.level, s.name, s.connected > 0, s.replaced, s.rating,
+                 s.provisional) for s in table.seats)
     if key != table.faces[0]:
         table.faces = key, [
             SeatInfo(seat=n, kind=kind, level=level, name=name,  # type: ignore[arg-type]
-                     connected=connected, replaced=replaced)
-            for n, (kind, level, name, connected, replaced) in enumerate(key)]
+                     connected=connected, replaced=replaced, rating=rating,
+                     provisional=provisional)
+            for n, (kind, level, name, connected, replaced, rating, provisional)
+            in enumerate(key)]
     return table.faces[1]
 
 
