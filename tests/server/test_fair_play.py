@@ -111,7 +111,7 @@ def test_a_rated_resignation_rates_once_the_resigner_last(tmp_path: Path) -> Non
     try:
         table, (ann, ben) = _table(server, "draw", ["Ann", "Ben"], rated=True,
                                    options={"target": 150})
-        seated = ann.last_state()["table"]["seats"]
+        seated = ann.until(lambda m: m["type"] == "state")["table"]["seats"]
         assert [(s["rating"], s["provisional"]) for s in seated] == [(1500, True)] * 2
         _both_move(ann, ben)
         ann.send({"v": 1, "type": "resign"})
