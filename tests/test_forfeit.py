@@ -167,3 +167,15 @@ def test_bones_replay_shows_the_forfeit(tmp_path: Path, capsys: pytest.CaptureFi
     lines = capsys.readouterr().out.splitlines()
     assert "  seat 1 loses on time" in lines
     assert lines[-1].endswith("pair 0+2 wins, pair 1+3 is the goat")
+
+
+def test_a_match_given_up_in_its_first_round_is_replayed_and_graded() -> None:
+    """The replay viewer looks back on a match resigned before any round ended: every
+    position of the unfinished round, every choice in it graded."""
+    from bones.analysis import analyze
+
+    match = _played("draw", 3, 4)
+    match.resign(0)
+    report = analyze(Match.from_record(match.record()), "hard")
+    assert len(report.frames) == len(match.round.moves) + 1
+    assert len(report.grades) <= len(match.round.moves)

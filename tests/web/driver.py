@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.sync_api import Page, Route
+from playwright.sync_api import Browser, BrowserContext, Page, Route
 
 from bones import Match
 from tests.server.live import Server
@@ -232,3 +232,29 @@ def play_together(players: list[Player], timeout: float = 120) -> None:
             elif now and now["status"] == "between":  # (gone at once if the round began)
                 player.page.evaluate("() => document.querySelector('#ready')?.click()")
     raise AssertionError("the game did not end in time")
+
+
+def timed_pair(server: Server, browser: Browser, clock: float, bank: float
+               ) -> tuple[list[BrowserContext], list[Page]]:
+    """Two people in two desktop browsers at a casual single-round block game with a
+    clock of ``clock`` seconds a move and a bank of ``bank``, the game begun."""
+    contexts = [browser.new_context(viewport={"width": 1440, "height": 900})
+                for _ in range(2)]
+    pages = [c.new_page() for c in contexts]
+    for page in pages:
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#new-game")
+    made = pages[0].request.post(f"{server.url}/api/tables", data={
+        "variant": "block", "options": {"target": None}, "clock": clock, "bank": bank,
+        "seats": [{"kind": "human", "me": True}, {"kind": "human"}]}).json()
+    table = made["table"]["id"]
+    pages[0].evaluate("([t, s]) => localStorage.setItem(`bones.seat.${t}`, JSON.stringify(s))",
+                      [table, {"seat": made["seat"], "token": made["token"],
+                               "invite": made["invite"]}])
+    pages[0].goto(f"{server.url}/t/{table}")
+    pages[1].goto(f"{server.url}{made['invite']}")
+    pages[1].click("#join button[type=submit]")
+    for page in pages:
+        page.wait_for_selector("#table[data-status=playing]")
+    return contexts, pages
+

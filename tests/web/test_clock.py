@@ -9,32 +9,15 @@ import random
 from playwright.sync_api import Browser
 
 from tests.server.live import Server
-from tests.web.conftest import DESKTOP
-from tests.web.driver import Player
+from tests.web.driver import Player, timed_pair
 
 MOVES = "() => +document.querySelector('#table')?.dataset.moves"
 
 
 def test_the_move_time_then_the_bank_run_out_and_a_move_is_made(web: Server,
                                                                  browser: Browser) -> None:
-    contexts = [browser.new_context(**DESKTOP) for _ in range(2)]  # type: ignore[arg-type]
-    pages = [c.new_page() for c in contexts]
-    for page in pages:
-        page.goto(f"{web.url}/")
-        page.wait_for_selector("#new-game")
-    made = pages[0].request.post(f"{web.url}/api/tables", data={
-        "variant": "block", "options": {"target": None}, "clock": 3, "bank": 3,
-        "seats": [{"kind": "human", "me": True}, {"kind": "human"}]}).json()
-    table = made["table"]["id"]
-    pages[0].evaluate("([t, s]) => localStorage.setItem(`bones.seat.${t}`, JSON.stringify(s))",
-                      [table, {"seat": made["seat"], "token": made["token"],
-                               "invite": made["invite"]}])
-    pages[0].goto(f"{web.url}/t/{table}")
-    pages[1].goto(f"{web.url}{made['invite']}")
-    pages[1].click("#join button[type=submit]")
+    contexts, pages = timed_pair(web, browser, 3, 3)
     players = [Player(p, web, random.Random(i)) for i, p in enumerate(pages)]
-    for page in pages:
-        page.wait_for_selector("#table[data-status=playing]")
     now = players[0].read()
     mover = next(p for p in players if p.read()["turn"] == p.read()["you"])
     page = mover.page

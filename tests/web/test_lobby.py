@@ -45,17 +45,18 @@ def test_a_stranger_finds_a_table_in_the_lobby_and_sits_down(web: Server,
     stranger.wait_for_selector("#table[data-status=playing]")
     page.wait_for_selector("#table[data-status=playing]")
     assert stranger.url.endswith(f"/t/{table}")
-    # the table has the form's clock (15 s a move, a 2-minute bank), counting down
+    # the table has the form's clock (15 s a move, a 2-minute bank), the mover's counting
     first = stranger.wait_for_function(  # the text and its seconds read together
-        "() => { const c = document.querySelector('#clock');"
+        "() => { const c = document.querySelector('.seat-clock.running');"
         " return /^0:1\\d \\(\\+2:00\\)$/.test(c?.textContent || '') && +c.dataset.move; }"
     ).json_value()
     try:
         stranger.wait_for_function(
-            "m => +(document.querySelector('#clock')?.dataset.move ?? m) < m", arg=first)
+            "m => +(document.querySelector('.seat-clock.running')?.dataset.move ?? m) < m",
+            arg=first)
     except PlaywrightTimeout:  # say what the page showed (in CI: a second lobby over the table)
         shown = stranger.evaluate(
-            "() => { const c = document.querySelector('#clock'),"
+            "() => { const c = document.querySelector('.seat-clock.running'),"
             " t = document.querySelector('#table');"
             " return [location.pathname, t?.dataset.status, t?.dataset.turn, t?.dataset.moves,"
             " c?.textContent, c?.dataset.move, c?.dataset.bank, document.visibilityState,"

@@ -4,6 +4,9 @@ names its parts (issue: what a new player tripped over)."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Browser
 
@@ -118,3 +121,14 @@ def test_all_fives_shows_the_ends_that_count(web: Server, browser: Browser) -> N
         assert sum(int(a) for part in shown for a in part.split("+")) == count, counted
     assert cases[0][0] == "3 1"
     page.close()
+
+
+def test_no_language_says_one_key_twice() -> None:
+    """A key given twice in a language's strings keeps only the last: one meaning would
+    silently lose its words (two screens once shared "where.left")."""
+    text = (Path(__file__).resolve().parents[2] / "src/bones/web/i18n.js").read_text()
+    blocks = re.split(r"\n  (en|de|pl|ru): \{", text.split("export const LANGUAGES")[0])
+    for language, body in zip(blocks[1::2], blocks[2::2], strict=True):
+        keys = re.findall(r'^    "?([\w.]+)"?:', body, re.M)
+        twice = sorted({k for k in keys if keys.count(k) > 1})
+        assert not twice, f"{language}: {twice}"

@@ -72,7 +72,15 @@ export class ReplayScreen {
     }
   }
 
+  // The move that led to the frame, graded; on the last frame of a match given up, how.
   line(frame) {
+    const said = this.moveLine(frame);
+    const forfeit = this.data.forfeit;
+    if (!forfeit || this.at !== this.data.frames.length - 1) return said;
+    return `${said} · ${t(`forfeit.${forfeit.how}`, { name: this.name(forfeit.seat) })}`;
+  }
+
+  moveLine(frame) {
     const grade = this.gradeOf(this.at);
     if (!frame.last) return t("deal");
     const [seat, move] = frame.last;

@@ -2,6 +2,7 @@
 // running score, and what comes next.
 
 import { h } from "./dom.js";
+import { forfeitLine } from "./fairplay.js";
 import { t } from "./i18n.js";
 import { tileSVG } from "./tiles.js";
 
@@ -17,6 +18,7 @@ function handValue(variant, hand) {
 
 export function headline(screen, reveal) {
   const { result } = reveal;
+  if (reveal.forfeit) return forfeitLine(screen, reveal.forfeit);
   const variant = screen.message.table.variant;
   const you = screen.message.you;
   const ours = you !== null && result.winner === (variant === "kozel" ? you % 2 : you);
@@ -30,6 +32,7 @@ export function headline(screen, reveal) {
 // Lines that say where this round's points came from.
 function explain(screen, reveal) {
   const { result, hands } = reveal;
+  if (!result) return [];  // a match given up: its round has no result
   const table = screen.message.table;
   const variant = table.variant;
   const lines = [];
@@ -138,7 +141,8 @@ export function roundEnd(screen) {
     : you === null ? [] : [ready
       ? h("p", { class: "waiting-others" }, t("waitingOthers"))
       : h("button", { type: "button", class: "primary", id: "ready",
-                      onclick: () => screen.connection.send({ type: "ready" }) }, t("nextRound"))];
+                      onclick: () => screen.connection.send({ type: "ready" }) }, t("nextRound")),
+    h("p", { id: "between-left", class: "between-left", "aria-live": "off" })];
   return h("div", { class: "overlay", id: over ? "match-over" : "round-end", role: "dialog", "aria-modal": "true",
                     "aria-labelledby": "round-end-title" },
     h("div", { class: "panel" },

@@ -5,11 +5,13 @@ import { drawBoard } from "./board.js";
 import { ChatBox } from "./chat.js";
 import { h } from "./dom.js";
 import { verifyRecord } from "./fair.js";
+import { absentBadge, justiceButtons, ratingBadge, ratingChanges, seatClock, standIns, tick } from "./fairplay.js";
 import { slideIn, sounds, tellTurn } from "./feel.js";
 import { spoken, t } from "./i18n.js";
 import { api, Connection, seats } from "./net.js";
 import { fairLine, headline, roundEnd } from "./roundend.js";
 import { tileSVG } from "./tiles.js";
+import { moveList } from "./movelist.js";
 import { lacksBadge, trackerRow, trackerToggle, tracking } from "./tracker.js";
 
 const POSITIONS = { 2: ["me", "across"], 3: ["me", "left", "across"], 4: ["me", "left", "across", "right"] };
@@ -65,24 +67,10 @@ export class TableScreen {
     this.ticking = setInterval(() => this.showClock(), 250);
   }
 
-  // The clock of the human to move, counted down from what the server last said (its
-  // clock is the truth): the move's time, then the bank.
+  // Every seat's clock and every absence, counted down from what the server last said
+  // (its clock is the truth): fairplay.js.
   showClock() {
-    const shown = this.root.querySelector("#clock");
-    const left = this.message?.table.time_left;
-    if (!shown) return;
-    if (!left || this.message.table.status !== "playing") {
-      shown.textContent = "";
-      return;
-    }
-    const gone = (performance.now() - this.clockAt) / 1000;
-    const move = Math.max(0, left[0] - gone);
-    const bank = Math.max(0, left[1] - Math.max(0, gone - left[0]));
-    const clock = (seconds) => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, "0")}`;
-    shown.textContent = move > 0 ? `${clock(move)} (+${clock(bank)})` : `${t("bank")} ${clock(bank)}`;
-    shown.dataset.move = move.toFixed(1);
-    shown.dataset.bank = bank.toFixed(1);
-    shown.classList.toggle("low", move <= 5);
+    if (this.message && this.message.table.status !== "waiting") tick(this);
   }
 
   close() {
@@ -112,6 +100,7 @@ export class TableScreen {
     this.bubble(message.actions, message.you);
     const turnBegins = !this.wasMyTurn;
     this.render();
+    standIns(this, message.actions);
     this.announce(before);
     this.feel(before, turnBegins && this.wasMyTurn);
   }
@@ -223,6 +212,8 @@ export class TableScreen {
     // Its line alone is added: a whole redraw as the panel appears would drop a click
     // on the panel's buttons (replay, new game, play again).
     if (!this.closed) this.root.querySelector("#match-over .headline")?.before(fairLine(this.fair));
+    this.ratings = await ratingChanges(this);
+    if (!this.closed && this.ratings) this.root.querySelector("#match-over .headline")?.after(this.ratings);
   }
 
   flash(text) {
@@ -280,6 +271,7 @@ export class TableScreen {
     this.resize.disconnect();
     this.resize.observe(section.querySelector(".board-wrap"));
     this.drawBoard();
+    section.querySelector("#move-list ol")?.scrollTo(0, 1e6);  // the newest move in view
     this.renderStatus();
     this.showClock();  // a new clock must not blink empty until the next tick
     this.refocus(focus, myTurnNow && !this.wasMyTurn);
@@ -371,6 +363,7 @@ export class TableScreen {
     return h("header", { class: "scorebar" },
       h("span", { class: "game-name" }, t(`variant.${table.variant}`)),
       h("span", { class: "round" }, t("round", { n: table.round + 1 })),
+      table.rated ? h("span", { class: "badge rated", id: "rated" }, t("ratedBadge")) : null,
       h("span", { class: "target" }, `${t("target")}: ${target}`),
       h("span", { class: "scores" }, sides),
       table.eggs ? h("span", { class: "eggs" }, t("eggsNow", { n: table.eggs })) : null,
@@ -391,8 +384,10 @@ export class TableScreen {
       dataset: { seat, count },
     },
     h("div", { class: "who" }, h("span", { class: "name" }, this.seatName(seat)),
+      ratingBadge(this, seat),
       info.kind === "bot" ? h("span", { class: "badge" }, t(`level.${info.level}`)) : null,
       info.replaced ? h("span", { class: "badge" }, t("away")) : null,
+      absentBadge(this, seat), seatClock(this, seat),
       table.rules.variant === "kozel" && seat % 2 === (this.message.you ?? 0) % 2
         ? h("span", { class: "badge partner" }, t("partner")) : null),
     tracking() ? lacksBadge(view, seat) : null,
@@ -419,7 +414,7 @@ export class TableScreen {
     info.append(trackerToggle(() => this.render()));
     return h("div", { class: "centre" }, h("div", { class: "board-wrap" },
       document.createElementNS("http://www.w3.org/2000/svg", "svg")), info,
-      tracking() ? trackerRow(view) : null);
+      tracking() ? trackerRow(view) : null, moveList(this));
   }
 
   mine(me) {
@@ -451,9 +446,9 @@ export class TableScreen {
     return h("div", { class: `mine ${myTurn ? "turn" : ""}` },
       h("div", { class: "status-line" },
         h("span", { id: "status", class: "status" }),
-        h("span", { id: "clock", class: "clock", "aria-live": "off" }),
+        seatClock(this, me, "clock"), ratingBadge(this, me),
         this.bubbles[me] ? h("span", { class: "bubble", dataset: { seat: me } }, this.bubbles[me].words) : null,
-        assists),
+        assists, justiceButtons(this)),
       this.hint ? h("p", { id: "hint-line", class: "hint-line", role: "status" }, this.hint.line) : null,
       hand);
   }

@@ -135,11 +135,12 @@ async def _analyze(analyses: Analyses, request: Request, key: str, record: dict[
         match = Match.from_record(record)
     except RecordError as error:
         raise HTTPException(400, f"not a game record: {error}") from None
-    if not match.results:
+    if not match.results and match.forfeit is None:
         raise HTTPException(400, "the record has no finished round to look back on")
     about = {"rules": match.rules.to_dict(), "names": names, "fair": record.get("fair"),
              "assists": record.get("assists", []), "winner": match.winner,
-             "loser": match.loser, "scores": list(match.scores), "graded": graded}
+             "loser": match.loser, "scores": list(match.scores), "graded": graded,
+             "forfeit": match.forfeit.to_dict() if match.forfeit else None}
     if not graded:
         return await analyses.positions(key, match, about)
     try:

@@ -1,0 +1,141 @@
+"""The table's own justice in the browser, two players in two browsers: a rated game
+looks rated (the mark, each rating, every seat's clock counting), is resigned with a
+confirming step, both see how it ended and each rating's change, and the replay says
+so; a player who closes the tab is shown gone within seconds and the win claimed; a
+bot standing in at a casual table is told to both; the move list is the record's."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from bones import Match
+from tests.server.live import Server, sqlite_url
+from tests.web.conftest import DESKTOP, PHONE
+from tests.web.driver import Player, sign_in, timed_pair
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server where an absent player may be claimed from after two seconds."""
+    running = Server(sqlite_url(tmp_path_factory.mktemp("quick") / "quick.db"),
+                     limits={"claim-after": 2}).start()
+    yield running
+    running.stop()
+
+
+def _rated_pair(server: Server, browser: Browser, tag: str
+                ) -> tuple[list[BrowserContext], list[Player], str]:
+    """Two accounts at a rated two-player draw game to 150, on a desktop and a phone,
+    both at the table: the contexts, the players and the table."""
+    contexts = [browser.new_context(**DESKTOP), browser.new_context(**PHONE)]  # type: ignore[arg-type]
+    host = Player(contexts[0].new_page(), server, random.Random(1))
+    table = host.new_game("draw", players=2, target="150", levels=("friend",),
+                          name=f"Ho{tag}", rated=True)
+    guest = Player(contexts[1].new_page(), server, random.Random(2))
+    sign_in(guest.page, server.url, f"Gu{tag}")
+    guest.page.goto(host.page.locator("#invite-link").input_value())
+    guest.page.click("#join button[type=submit]")
+    for player in (host, guest):
+        player.page.wait_for_selector("#table[data-status=playing]")
+    return contexts, [host, guest], table
+
+
+def _both_move(players: list[Player]) -> None:
+    """Play by clicking until each player has made a move of their own."""
+    moved: set[int] = set()
+    deadline = time.monotonic() + 60
+    while len(moved) < len(players) and time.monotonic() < deadline:
+        for n, player in enumerate(players):
+            now = player.read()
+            if now and now["status"] == "playing" and now["turn"] == now["you"] and now["legal"]:
+                player.move(now, drag=False)
+                moved.add(n)
+        players[0].page.wait_for_timeout(100)
+    assert len(moved) == len(players), "a player never had a turn"
+
+
+def _seconds(page: Page, selector: str) -> float:
+    return float(page.locator(selector).get_attribute("data-move") or 0)
+
+
+def test_a_rated_game_resigned(web: Server, browser: Browser) -> None:
+    tag = str(random.randrange(10**6))
+    contexts, players, table = _rated_pair(web, browser, tag)
+    host, guest = (p.page for p in players)
+    for page in (host, guest):
+        page.wait_for_selector("#rated")
+        assert page.locator(".badge.rating[data-rating='1500']").count() == 2  # both seats
+        assert page.locator(".badge.rating .provisional").count() == 2
+        assert page.locator(".seat-clock").count() == 2
+    mover = next(p for p in players if p.read()["turn"] == p.read()["you"]).page
+    running = mover.locator(".seat-clock.running")
+    first = _seconds(mover, ".seat-clock.running")
+    mover.wait_for_function("s => +(document.querySelector('.seat-clock.running')?.dataset"
+                            ".move ?? s) < s", arg=first)
+    assert running.count() == 1
+    _both_move(players)
+    guest.screenshot(path="docs/screenshots/phone-en-rated.png")
+    host.click("#resign")
+    host.wait_for_selector("#resign-confirm")
+    host.screenshot(path="docs/screenshots/desktop-en-resign.png")
+    host.click("#resign-no")  # changed their mind: nothing happens
+    assert host.locator("#table[data-status=playing]").count() == 1
+    host.click("#resign")
+    host.click("#resign-yes")
+    for page, words in ((host, "You resigned"), (guest, f"Ho{tag} resigned")):
+        page.wait_for_selector("#match-over")
+        assert page.locator("#match-over .headline").inner_text() == words
+        page.wait_for_selector("#rating-changes li")
+        changes = page.locator("#rating-changes li")
+        assert changes.count() == 2
+        assert all("1500 →" in text for text in changes.all_inner_texts())
+    ratings = web.get(f"/api/profile/Gu{tag}")["ratings"]
+    assert len(ratings) == 1 and ratings[0]["games"] == 1
+    host.screenshot(path="docs/screenshots/desktop-en-resigned.png")
+    record = web.get(f"/api/games/{table}/record")
+    rows = host.locator("#move-list li").all_inner_texts()
+    match = Match.from_record(record)
+    played = [str(m).split(" ")[0] for m in match.round.moves if str(m) not in ("draw", "pass")]
+    shown = [row.split(": ")[1].split(" ")[0] for row in rows
+             if ": " in row and row.split(": ")[1][:1].isdigit()]
+    lead = match.round.lead
+    assert shown == ([str(lead.tile)] if lead and lead.automatic else []) + played
+    host.click("#to-replay")
+    host.wait_for_selector("#replay")
+    host.click("#last")
+    host.wait_for_function("() => document.querySelector('#grade-line')?.textContent"
+                           ".includes('resigned')")
+    for context in contexts:
+        context.close()
+
+
+def test_a_closed_tab_is_shown_and_the_win_claimed(quick: Server, browser: Browser) -> None:
+    tag = str(random.randrange(10**6))
+    contexts, players, table = _rated_pair(quick, browser, tag)
+    host = players[0].page
+    _both_move(players)
+    contexts[1].close()  # the guest closes the tab
+    host.wait_for_selector(".badge.absent", timeout=5_000)
+    host.wait_for_selector("#claim:not([hidden])", timeout=15_000)
+    host.click("#claim")
+    host.wait_for_selector("#match-over")
+    assert host.locator("#match-over .headline").inner_text() == (
+        f"Gu{tag} left: the match was claimed")
+    assert quick.get(f"/api/games/{table}/record")["forfeit"] == {"seat": 1, "how": "absent"}
+    contexts[0].close()
+
+
+def test_a_bot_standing_in_is_told_to_both(web: Server, browser: Browser) -> None:
+    """A casual table with a one-second clock and no bank: the player to move does
+    nothing, a bot moves for them, and both pages say so."""
+    contexts, pages = timed_pair(web, browser, 1, 0)
+    for page in pages:
+        page.wait_for_function("() => (document.querySelector('#note')?.textContent || '')"
+                               ".startsWith('A bot played for')", timeout=30_000)
+    for context in contexts:
+        context.close()
