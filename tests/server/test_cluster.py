@@ -5,11 +5,13 @@ match goes on, no move lost or doubled."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 from bones import Match
@@ -119,3 +121,60 @@ def test_players_who_play_now_at_different_processes_are_seated_together(
                         timeout=180)
     assert all(f is not None and f["table"]["status"] == "over" for f in finals)
     assert c.get("/api/profile/Ann")["ratings"][0]["games"] == 1
+
+
+def test_a_resignation_as_its_holder_dies_rates_once(site: list[Server]) -> None:
+    """A rated game held by A, its players relayed through B and C: Ann resigns and A is
+    killed at once, before or after the resignation was stored. Another process takes
+    the table; if the resignation was lost, Ann resigns again: either way the game has
+    one result, her resignation, and each rating moved once."""
+    a, b, c = site
+    tag = random.randrange(10**6)
+    names = [f"Cr{tag}a", f"Cr{tag}b"]
+    clients = [a.account(name) for name in names]
+    made = a.create("draw", [{"kind": "human", "me": True}, {"kind": "human"}], rated=True,
+                    options={"target": 150}, client=clients[0])
+    table = made["table"]["id"]
+    tokens = [made["token"], a.join(table, None, client=clients[1])["token"]]
+    ann, ben = b.socket(table, tokens[0]), c.socket(table, tokens[1])
+    rng = random.Random(3)
+
+    def both_moved(state: Message) -> bool:
+        chose = {seat for seat, move in state["view"]["history"] if move not in ("draw", "pass")}
+        return chose >= {0, 1}
+
+    while True:  # each plays a move of their own, so that the game rates
+        for n, client in enumerate((ann, ben)):
+            client.drain(0.2)
+            state = client.last_state()
+            if state["table"]["status"] == "playing" and state["view"]["turn"] == n \
+                    and state["view"]["legal_moves"] and not both_moved(state):
+                client.send({"v": 1, "type": "move", "move": rng.choice(
+                    state["view"]["legal_moves"])})
+        if both_moved(ann.last_state()):  # as the holder stored it
+            break
+    ann.send({"v": 1, "type": "resign"})
+    a.kill()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            status = b.get(f"/api/tables/{table}")["status"]
+        except httpx.HTTPError:  # taken over just now: ask again
+            status = None
+        if status == "over":
+            break
+        if status == "playing":  # the resignation died with A: say it again
+            with contextlib.suppress(Exception):
+                again = b.socket(table, tokens[0])
+                again.until(lambda m: m["type"] == "state", timeout=10)
+                again.send({"v": 1, "type": "resign"})
+                again.until(lambda m: m["type"] == "state"
+                            and m["table"]["status"] == "over", timeout=10)
+        time.sleep(0.5)
+    record = c.get(f"/api/games/{table}/record")
+    assert record["forfeit"] == {"seat": 0, "how": "resigned"}
+    moved_ratings = c.get(f"/api/games/{table}/ratings")
+    assert len(moved_ratings["changes"]) == 2, moved_ratings
+    for name in names:
+        [rating] = c.get(f"/api/profile/{name}")["ratings"]
+        assert rating["games"] == 1

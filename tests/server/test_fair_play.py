@@ -66,9 +66,10 @@ def _resign(client: Client) -> None:
     client.send({"v": 1, "type": "resign"})
 
 
-def test_a_resignation_ends_the_match_for_everyone(server: Server) -> None:
+@pytest.mark.parametrize("variant", ["draw", "block", "allfives"])
+def test_a_resignation_ends_the_match_for_everyone(server: Server, variant: str) -> None:
     tag = random.randrange(10**6)
-    table, (ann, ben) = _table(server, "draw", [f"Rs{tag}a", f"Rs{tag}b"])
+    table, (ann, ben) = _table(server, variant, [f"Rs{tag}a", f"Rs{tag}b"])
     _resign(ann)
     for client in (ann, ben):
         end = client.until(_over)["table"]

@@ -234,10 +234,11 @@ def play_together(players: list[Player], timeout: float = 120) -> None:
     raise AssertionError("the game did not end in time")
 
 
-def timed_pair(server: Server, browser: Browser, clock: float, bank: float
+def timed_pair(server: Server, browser: Browser, clock: float | None, bank: float | None
                ) -> tuple[list[BrowserContext], list[Page]]:
     """Two people in two desktop browsers at a casual single-round block game with a
-    clock of ``clock`` seconds a move and a bank of ``bank``, the game begun."""
+    clock of ``clock`` seconds a move and a bank of ``bank`` (None: no clock), the game
+    begun."""
     contexts = [browser.new_context(viewport={"width": 1440, "height": 900})
                 for _ in range(2)]
     pages = [c.new_page() for c in contexts]

@@ -21,9 +21,10 @@ from tests.web.driver import Player, sign_in, timed_pair
 
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server where an absent player may be claimed from after two seconds."""
+    """A server where an absent player may be claimed from, or stood in for, after two
+    seconds."""
     running = Server(sqlite_url(tmp_path_factory.mktemp("quick") / "quick.db"),
-                     limits={"claim-after": 2}).start()
+                     leave_after=2, limits={"claim-after": 2}).start()
     yield running
     running.stop()
 
@@ -139,3 +140,29 @@ def test_a_bot_standing_in_is_told_to_both(web: Server, browser: Browser) -> Non
                                ".startsWith('A bot played for')", timeout=30_000)
     for context in contexts:
         context.close()
+
+
+def test_a_player_back_from_away_is_told_what_the_bot_did(quick: Server, browser: Browser
+                                                          ) -> None:
+    """Ben leaves a casual table: after a while a bot plays for him, Ann is told so as
+    it moves; back at the table, Ben is told how many moves it made for him."""
+    contexts, (ann, ben) = timed_pair(quick, browser, None, None)
+    table = ann.url.rsplit("/", 1)[-1]
+    ben.goto(f"{quick.url}/")  # away: his socket closes
+    ann.wait_for_selector(".badge.absent", timeout=5_000)
+    player = Player(ann, quick, random.Random(3))
+    told = ("() => (document.querySelector('#note')?.textContent || '')"
+            ".startsWith('A bot played for')")
+    deadline = time.monotonic() + 60
+    while not ann.evaluate(told) and time.monotonic() < deadline:  # Ann plays her turns
+        now = player.read()
+        if now["status"] == "playing" and now["turn"] == now["you"] and now["legal"]:
+            player.move(now, drag=False)
+        ann.wait_for_timeout(100)
+    assert ann.evaluate(told), "Ann was not told of the bot"
+    ben.goto(f"{quick.url}/t/{table}")
+    ben.wait_for_function("() => (document.querySelector('#note')?.textContent || '')"
+                          ".startsWith('While you were away a bot made')", timeout=15_000)
+    for context in contexts:
+        context.close()
+

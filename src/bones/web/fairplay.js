@@ -110,11 +110,19 @@ export function forfeitLine(screen, forfeit) {
 // A move a bot made for a player who was away or out of time: everyone is told, the
 // player too.
 export function standIns(screen, actions) {
+  const { table, you } = screen.message;
   const made = actions.find((a) => a.by);
-  if (!made) return;
-  const why = t(made.by === "clock" ? "outOfTime" : "wasAway");
-  screen.flash(made.seat === screen.message.you ? t("botPlayedForYou", { why })
-    : t("botPlayedFor", { name: screen.seatName(made.seat), why }));
+  const kept = `bones.stood.${table.id}`;
+  const stood = you === null ? 0 : table.seats[you].stood_in;
+  const known = Number(localStorage.getItem(kept) || 0);
+  if (stood !== known) localStorage.setItem(kept, String(stood));
+  if (made) {
+    const why = t(made.by === "clock" ? "outOfTime" : "wasAway");
+    screen.flash(made.seat === you ? t("botPlayedForYou", { why })
+      : t("botPlayedFor", { name: screen.seatName(made.seat), why }));
+  } else if (stood > known) {  // back at the table: what was done for you meanwhile
+    screen.flash(t("botPlayedWhileAway", { n: stood - known }));
+  }
 }
 
 // The match-over dialog's line on ratings: each player's change, or why none moved.

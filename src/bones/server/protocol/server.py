@@ -33,6 +33,9 @@ class SeatInfo(BaseModel):
     connected: bool = False
     replaced: bool = False
     """A human who is away and whose moves a bot makes until they come back."""
+    stood_in: int = 0
+    """Moves a bot made for this seat's player in this match, away or out of time (a
+    player back at the table is told how many were made while they were gone)."""
     rating: int | None = None
     """At a rated table, and in the lobby: the player's rating in the table's variant and
     player count ..."""

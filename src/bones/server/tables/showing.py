@@ -65,13 +65,13 @@ def _seat_infos(table: Table) -> list[SeatInfo]:
     goes or is stood in for; so the models are kept on the table until then, shared by
     the messages (which never change them)."""
     key = tuple((s.kind, s.level, s.name, s.connected > 0, s.replaced, s.rating,
-                 s.provisional) for s in table.seats)
+                 s.provisional, s.stood_in) for s in table.seats)
     if key != table.faces[0]:
         table.faces = key, [
             SeatInfo(seat=n, kind=kind, level=level, name=name,  # type: ignore[arg-type]
                      connected=connected, replaced=replaced, rating=rating,
-                     provisional=provisional)
-            for n, (kind, level, name, connected, replaced, rating, provisional)
+                     provisional=provisional, stood_in=stood_in)
+            for n, (kind, level, name, connected, replaced, rating, provisional, stood_in)
             in enumerate(key)]
     return table.faces[1]
 
