@@ -234,19 +234,22 @@ def play_together(players: list[Player], timeout: float = 120) -> None:
     raise AssertionError("the game did not end in time")
 
 
-def timed_pair(server: Server, browser: Browser, clock: float | None, bank: float | None
-               ) -> tuple[list[BrowserContext], list[Page]]:
-    """Two people in two desktop browsers at a casual single-round block game with a
-    clock of ``clock`` seconds a move and a bank of ``bank`` (None: no clock), the game
-    begun."""
+def timed_pair(server: Server, browser: Browser, clock: float | None, bank: float | None,
+               rated: tuple[str, str] | None = None) -> tuple[list[BrowserContext], list[Page]]:
+    """Two people in two desktop browsers at a single-round block game with a clock of
+    ``clock`` seconds a move and a bank of ``bank`` (None: no clock), the game begun:
+    casual, or ``rated`` between the two accounts named."""
     contexts = [browser.new_context(viewport={"width": 1440, "height": 900})
                 for _ in range(2)]
     pages = [c.new_page() for c in contexts]
-    for page in pages:
+    for n, page in enumerate(pages):
+        if rated:
+            sign_in(page, server.url, rated[n])
         page.goto(f"{server.url}/")
         page.wait_for_selector("#new-game")
     made = pages[0].request.post(f"{server.url}/api/tables", data={
         "variant": "block", "options": {"target": None}, "clock": clock, "bank": bank,
+        "rated": rated is not None,
         "seats": [{"kind": "human", "me": True}, {"kind": "human"}]}).json()
     table = made["table"]["id"]
     pages[0].evaluate("([t, s]) => localStorage.setItem(`bones.seat.${t}`, JSON.stringify(s))",

@@ -166,3 +166,21 @@ def test_a_player_back_from_away_is_told_what_the_bot_did(quick: Server, browser
     for context in contexts:
         context.close()
 
+
+def test_a_rated_game_lost_on_time(web: Server, browser: Browser) -> None:
+    """With the least clock a rated table may have (5 s a move, a 30 s bank), a player
+    who stops moving loses on time: no bot plays on for them, and both are told."""
+    tag = str(random.randrange(10**6))
+    names = (f"Ta{tag}", f"Tb{tag}")
+    contexts, pages = timed_pair(web, browser, 5, 30, rated=names)
+    players = [Player(page, web, random.Random(n)) for n, page in enumerate(pages)]
+    _both_move(players)
+    still = next(p for p in players if p.read()["turn"] == p.read()["you"])
+    name = names[players.index(still)]
+    for player in players:
+        player.page.wait_for_selector("#match-over", timeout=90_000)
+        assert player.page.locator("#match-over .headline").inner_text() == (
+            "You lost on time" if player is still else f"{name} lost on time")
+    for context in contexts:
+        context.close()
+
