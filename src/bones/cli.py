@@ -65,6 +65,11 @@ TUNED = {
 each defaulting to ``Settings``'."""
 
 
+PING = 5.0
+"""Seconds between the server's WebSocket pings, and how long a pong may take: a socket
+whose client vanished without closing it (a network gone) is closed within ten seconds,
+and its seat shown away (a closed tab is shown at once)."""
+
 HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Unicode categories a terminal does not show as themselves."""
 
@@ -239,6 +244,7 @@ def serve(args: argparse.Namespace) -> int:
     settle()
     print(f"bones: open http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_FRAME,
+                ws_ping_interval=PING, ws_ping_timeout=PING,
                 log_level="warning", proxy_headers=args.trust_proxy is not None,
                 forwarded_allow_ips=args.trust_proxy)
     return 0
