@@ -132,3 +132,15 @@ def test_no_language_says_one_key_twice() -> None:
         keys = re.findall(r'^    "?([\w.]+)"?:', body, re.M)
         twice = sorted({k for k in keys if keys.count(k) > 1})
         assert not twice, f"{language}: {twice}"
+
+
+@pytest.mark.parametrize("variant", ["draw", "block", "kozel", "allfives"])
+def test_the_new_game_form_prints_no_null(web: Server, browser: Browser, variant: str) -> None:
+    """The form handed the page's own replaceChildren a missing part, which printed
+    "null" ("nullnullnull" above "Playing as…"); with a friend's seat too."""
+    page = _page(web, browser, "en")
+    page.check(f"input[name=variant][value={variant}]", force=True)
+    assert "null" not in page.locator("#new-game").inner_text()
+    page.select_option("select[name=seat1]", "friend")
+    assert "null" not in page.locator("#new-game").inner_text()
+    page.close()

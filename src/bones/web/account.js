@@ -2,7 +2,7 @@
 // account: its games stay), and the account page (sign up, log in and out, password,
 // personal API tokens).
 
-import { h } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
 
@@ -83,7 +83,7 @@ async function tokensSection() {
       const made = await api("/api/tokens", { label: form.elements.label.value.trim() });
       render(made.token);
     });
-    section.replaceChildren(
+    fill(section,
       h("h2", {}, t("apiTokens")),
       h("p", {}, t("apiTokensNote")),
       shown ? h("p", { class: "token-once" }, t("tokenOnce"), " ", h("code", { id: "new-token" }, shown)) : null,

@@ -1,7 +1,7 @@
 // bones in the browser: the header, the router, and the screens behind it.
 
 import { accountScreen, me, signIn } from "./account.js";
-import { h } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { newGame, joinScreen } from "./home.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { sounds } from "./feel.js";
@@ -133,7 +133,7 @@ function header() {
     header();
     if (screen?.message) screen.render(); else route();
   } }, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === lang() }, name)));
-  document.querySelector("#top").replaceChildren(
+  fill(document.querySelector("#top"),
     h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); go("/"); } },
       h("span", { class: "logo", "aria-hidden": "true" }, "⚄"), "bones"),
     h("span", { class: "tagline" }, t("tagline")),

@@ -8,10 +8,14 @@ export function h(tag, attrs = {}, ...children) {
     else if (key === "dataset") Object.assign(node.dataset, value);
     else node.setAttribute(key, value === true ? "" : value);
   }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : String(child));
-  }
+  return fill(node, ...children);
+}
+
+// The node's children replaced by `children`, skipping those that are null, undefined
+// or false as h() does: the DOM's own replaceChildren would print "null".
+export function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false)
+    .map((c) => (c instanceof Node ? c : String(c))));
   return node;
 }
 

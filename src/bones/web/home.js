@@ -1,7 +1,7 @@
 // The new-game screen and the invite screen.
 
 import { me } from "./account.js";
-import { h, radioPill } from "./dom.js";
+import { fill, h, radioPill } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, seats } from "./net.js";
 import { playNowLink } from "./play.js";
@@ -37,7 +37,7 @@ export function newGame(root, variants, go, preset = null) {
     const info = variants[choice.variant];
     if (!info.players.includes(choice.players)) choice.players = info.players[0];
     const levels = [...info.levels, "friend"];
-    form.replaceChildren(
+    fill(form,
       playNowLink(go, "play-now-home", " ", h("small", {}, t("orPlayBots"))),
       h("h1", {}, t("newGame")),
       h("fieldset", { class: "variants" }, h("legend", {}, t("game")),
