@@ -144,3 +144,18 @@ def test_the_new_game_form_prints_no_null(web: Server, browser: Browser, variant
     page.select_option("select[name=seat1]", "friend")
     assert "null" not in page.locator("#new-game").inner_text()
     page.close()
+
+
+def test_a_first_visit_logs_nothing_in_the_console(web: Server, browser: Browser) -> None:
+    """A browser that never came before asked who it was and logged the refusal
+    ("401 (Unauthorized)") before it was made a guest."""
+    context = browser.new_context()
+    page = context.new_page()
+    logged: list[str] = []
+    page.on("console", lambda m: logged.append(m.text) if m.type in ("error", "warning")
+            else None)
+    page.goto(f"{web.url}/")
+    page.wait_for_selector("#new-game")
+    page.wait_for_selector("#account-link")  # signed in as a guest by now
+    assert logged == []
+    context.close()

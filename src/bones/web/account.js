@@ -11,13 +11,10 @@ let current = null;
 // The signed-in account: { name, guest, bot }.
 export const me = () => current;
 
-// Signed in as before, or a new guest (the server sets the session cookie).
+// Signed in as before, or a new guest (the server sets the session cookie): one
+// request that answers either way, so a first visit logs no refused "who am I".
 export async function signIn() {
-  try {
-    current = await api("/api/me");
-  } catch {
-    current = await api("/api/guest", {});
-  }
+  current = await api("/api/guest", {});
   return current;
 }
 
