@@ -23,7 +23,6 @@ import logging
 import multiprocessing
 import os
 import secrets
-import signal
 import socket
 import threading
 import time
@@ -37,7 +36,7 @@ import redis.asyncio as aioredis
 
 from bones.server.sites.cluster import connect
 from bones.server.thinking import brains
-from bones.server.thinking.workers import become_worker
+from bones.server.thinking.workers import become_worker, start_quietly
 from bones.view import PlayerView
 
 __all__ = ["RECLAIM", "Crew", "Fleet", "work"]
@@ -122,7 +121,6 @@ def _answer(client: redis.Redis, stream: str, entry: bytes, fields: dict[bytes, 
 def _serve_jobs(url: str, parent: int) -> None:
     """A worker process of a server or of ``bones worker``: gives way to its parent
     and ends with it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops its workers itself
     become_worker(parent)
     work(url)
 
@@ -141,7 +139,7 @@ class Crew:
         while len(alive) < self.size:
             process = context.Process(target=_serve_jobs, args=(self.url, os.getpid()),
                                       name="bones-worker", daemon=True)
-            process.start()
+            start_quietly(process)
             alive.append(process)
         self.processes = alive
 

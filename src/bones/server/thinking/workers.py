@@ -20,12 +20,14 @@ import heapq
 import itertools
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.context import SpawnContext
+from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar, cast
 
 __all__ = ["NICE", "Pool", "WorkerDied", "become_worker"]
@@ -34,6 +36,21 @@ T = TypeVar("T")
 
 NICE = 10
 """How much lower than the server a worker runs (``os.nice``)."""
+
+
+def start_quietly(process: BaseProcess) -> None:
+    """Start a worker process that leaves Ctrl+C to the server, from its first moment:
+    a terminal's Ctrl+C reaches every process of its group, and each worker printed a
+    KeyboardInterrupt of its own (the server stops its workers itself). An ignored
+    signal stays ignored in the new process, through its imports too."""
+    if threading.current_thread() is not threading.main_thread():
+        process.start()
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        process.start()
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def become_worker(parent: int) -> None:
@@ -93,7 +110,7 @@ class _Worker:
         self.process = context.Process(target=_serve, args=(there, os.getpid(),
                                                              self.called_off),
                                        name="bones-worker", daemon=True)
-        self.process.start()
+        start_quietly(self.process)
         there.close()
         self.conn = here
         self.jobs: collections.deque[_Job] = collections.deque()
