@@ -90,6 +90,12 @@ def test_the_lobby_chat(web: Server, browser: Browser) -> None:
     _say(pages[0], line)
     pages[1].wait_for_function("t => [...document.querySelectorAll('#chat-lines .chat-text')]"
                                ".some((e) => e.textContent === t)", arg=line)
+    # Mute and Report are for the others' lines, never one's own
+    pages[0].wait_for_selector("#chat-lines .chat-line.mine")
+    for page, buttons in ((pages[0], 0), (pages[1], 1)):
+        said = page.locator("#chat-lines .chat-line", has_text=line)
+        assert said.locator(".chat-mute").count() == buttons
+        assert said.locator(".chat-report").count() == buttons
     one.close()
     two.close()
 

@@ -2,6 +2,7 @@
 // or in the lobby, quick phrases in your language, muting a player, reporting a line.
 // Every line is shown as text, never as HTML.
 
+import { me } from "./account.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
@@ -74,11 +75,12 @@ export class ChatBox {
     list.scrollTop = list.scrollHeight;
   }
 
+  // A line: who said it and what; another's line can be muted or reported, not one's own.
   lineItem(line) {
     const reported = this.reported.has(line.id);
-    return h("li", { class: "chat-line", dataset: { id: line.id } },
-      h("b", { class: "chat-name" }, line.name), " ",
-      h("span", { class: "chat-text" }, line.text), " ",
+    const said = [h("b", { class: "chat-name" }, line.name), " ", h("span", { class: "chat-text" }, line.text)];
+    if (line.name === me()?.name) return h("li", { class: "chat-line mine", dataset: { id: line.id } }, said);
+    return h("li", { class: "chat-line", dataset: { id: line.id } }, said, " ",
       h("button", { type: "button", class: "chat-mute", title: t("mute"), "aria-label": `${t("mute")} ${line.name}`,
         onclick: () => { setMuted(line.name, true); this.render(); } }, t("mute")),
       reported ? h("small", { class: "chat-reported" }, t("reported"))
