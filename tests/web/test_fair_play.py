@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
@@ -16,7 +17,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from bones import Match
 from tests.server.live import Server, sqlite_url
 from tests.web.conftest import DESKTOP, PHONE
-from tests.web.driver import Player, sign_in, timed_pair
+from tests.web.driver import READY, Player, sign_in, timed_pair
 
 
 @pytest.fixture(scope="module")
@@ -184,3 +185,30 @@ def test_a_rated_game_lost_on_time(web: Server, browser: Browser) -> None:
     for context in contexts:
         context.close()
 
+
+
+def test_a_tile_tapped_while_the_server_is_away_says_so(browser: Browser, tmp_path: Path
+                                                        ) -> None:
+    """Away from the server (killed, then back) the hand goes grey and the turn's line
+    says so; a tile tapped then is not dropped in silence."""
+    db = sqlite_url(tmp_path / "away.db")
+    server = Server(db).start()
+    context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    try:
+        player = Player(context.new_page(), server, random.Random(7))
+        page = player.page
+        player.new_game("draw", players=2, target="null", levels=("easy",), name=None)
+        page.wait_for_function(READY, timeout=60_000)
+        now = player.read()
+        server.kill()
+        page.wait_for_selector("#table.offline", timeout=30_000)
+        assert page.locator("#status").inner_text() == "Reconnecting…"
+        page.locator(f".hand .tile[data-tile='{now['legal'][0]}']").click()
+        page.wait_for_function("() => (document.querySelector('#note')?.textContent || '')"
+                               ".startsWith('Not connected to the server')")
+        server = Server(db, port=server.port).start()
+        page.wait_for_selector("#table:not(.offline)", timeout=30_000)
+        assert player.read()["moves"] == now["moves"]
+    finally:
+        context.close()
+        server.stop()

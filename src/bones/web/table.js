@@ -458,10 +458,13 @@ export class TableScreen {
     const status = this.root.querySelector("#status");
     const online = this.root.querySelector("#online");
     if (online) online.textContent = this.online ? "" : t("reconnecting");
+    // Away from the server, no tile looks playable: a move would go nowhere.
+    this.root.querySelector("#table")?.classList.toggle("offline", !this.online);
     if (!status || !this.message) return;
     const { view, you, table } = this.message;
     let text = "";
-    if (you === null) text = t("spectating");
+    if (!this.online) text = t("reconnecting");
+    else if (you === null) text = t("spectating");
     else if (table.status !== "playing") text = "";
     else if (this.selected) text = t("chooseEnd", { tile: this.selected });
     else if (view.turn === you) text = t("yourTurn");
@@ -522,7 +525,7 @@ export class TableScreen {
 
   choose(tile) {
     const moves = this.movesFor(tile);
-    if (moves.length === 0) return;
+    if (moves.length === 0 || this.offline()) return;
     if (moves.length === 1) return this.send(moves[0]);
     this.selected = this.selected === tile ? null : tile;
     this.render();
@@ -536,7 +539,18 @@ export class TableScreen {
 
   send(move) {
     this.selected = null;
+    if (this.offline()) return;
     this.connection.send({ type: "move", move });
+  }
+
+  // Away from the server a tap is answered, not dropped in silence: the move is the
+  // player's to make again once it is back.
+  offline() {
+    if (this.online) return false;
+    this.selected = null;
+    this.render();
+    this.flash(t("offlineMove"));
+    return true;
   }
 
   key(event) {
