@@ -44,6 +44,7 @@ def test_a_guest_plays_at_once_and_keeps_their_games_on_signing_up(server: Serve
     assert server.get(f"/api/stats/{name}")["total"]["games"] == 1
     own = browser.get(f"/api/games?name={name}").json()  # a private table's: theirs to list
     assert [g["id"] for g in own] == [made["table"]["id"]]
+    assert own[0]["names"][0] == name  # played as the guest: listed under the name now
     assert server.get(f"/api/stats/{guest['name']}")["total"]["games"] == 0  # the name moved
 
 

@@ -4,6 +4,7 @@ names its parts (issue: what a new player tripped over)."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -159,3 +160,25 @@ def test_a_first_visit_logs_nothing_in_the_console(web: Server, browser: Browser
     page.wait_for_selector("#account-link")  # signed in as a guest by now
     assert logged == []
     context.close()
+
+
+@pytest.mark.parametrize(("language", "ends"), [("de", ("links", "rechts")),
+                                               ("ru", ("слева", "справа"))])
+def test_a_hint_names_its_move_in_the_player_s_language(
+        web: Server, browser: Browser, language: str, ends: tuple[str, str]) -> None:
+    """Hints said "Сложный сыграл бы 5-4 left": the end of the line is named in the
+    player's language, as everywhere a move is written out."""
+    from tests.web.driver import READY, Player
+
+    page = _page(web, browser, language)
+    player = Player(page, web, random.Random(5))
+    for _ in range(5):  # a hint that names an end (a lead has none)
+        player.new_game("draw", players=2, target="null", name=None)
+        page.wait_for_function(READY, timeout=60_000)
+        page.click("#hint")
+        line = page.locator("#hint-line").inner_text()
+        if any(word in line for word in (*ends, "left", "right")):
+            break
+    assert not re.search(r"\b(left|right|up|down)\b", line), line
+    assert any(word in line for word in ends), line
+    page.close()

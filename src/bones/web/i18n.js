@@ -249,6 +249,8 @@ const STRINGS = {
     targetYou: "You reached the target",
     winsYou: "You win!",
     winsYourPair: "Your pair wins!",
+    "move.draw": "draw",
+    "move.pass": "pass",
     offlineMove: "Not connected to the server: your move was not sent; play it again once it is back",
     botPlayedWhileAway: { one: "While you were away a bot made a move for you: you have your seat back", other: "While you were away a bot made {n} moves for you: you have your seat back" },
     disconnected: "disconnected",
@@ -536,6 +538,8 @@ const STRINGS = {
     targetYou: "Du hast das Ziel erreicht",
     winsYou: "Du gewinnst!",
     winsYourPair: "Euer Paar gewinnt!",
+    "move.draw": "ziehen",
+    "move.pass": "passen",
     offlineMove: "Keine Verbindung zum Server: dein Zug wurde nicht gesendet; spiel ihn noch einmal, sobald sie zurück ist",
     botPlayedWhileAway: { one: "Während du weg warst, hat ein Bot einen Zug für dich gemacht: dein Platz ist wieder deiner", other: "Während du weg warst, hat ein Bot {n} Züge für dich gemacht: dein Platz ist wieder deiner" },
     disconnected: "getrennt",
@@ -823,6 +827,8 @@ const STRINGS = {
     targetYou: "Osiągnąłeś cel",
     winsYou: "Wygrywasz!",
     winsYourPair: "Wasza para wygrywa!",
+    "move.draw": "dobranie",
+    "move.pass": "pas",
     offlineMove: "Brak połączenia z serwerem: ruch nie został wysłany; zagraj go ponownie po powrocie połączenia",
     botPlayedWhileAway: { one: "Pod twoją nieobecność bot wykonał za ciebie {n} ruch: znów grasz sam", few: "Pod twoją nieobecność bot wykonał za ciebie {n} ruchy: znów grasz sam", many: "Pod twoją nieobecność bot wykonał za ciebie {n} ruchów: znów grasz sam", other: "Pod twoją nieobecność bot wykonał za ciebie {n} ruchu: znów grasz sam" },
     disconnected: "rozłączony",
@@ -1110,6 +1116,8 @@ const STRINGS = {
     targetYou: "Вы достигли цели",
     winsYou: "Вы победили!",
     winsYourPair: "Ваша пара победила!",
+    "move.draw": "добор",
+    "move.pass": "пас",
     offlineMove: "Нет связи с сервером: ход не отправлен; сделайте его снова, когда связь вернётся",
     botPlayedWhileAway: { one: "Пока вас не было, бот сделал за вас {n} ход: место снова ваше", few: "Пока вас не было, бот сделал за вас {n} хода: место снова ваше", many: "Пока вас не было, бот сделал за вас {n} ходов: место снова ваше", other: "Пока вас не было, бот сделал за вас {n} хода: место снова ваше" },
     disconnected: "отключился",
@@ -1187,6 +1195,13 @@ export function t(key, params = {}) {
     text = text[plurals[current].select(Number(params.n))] ?? text.other;
   }
   return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+}
+
+// A move in the player's language: "5-4 links", and a draw or a pass by its word.
+export function moveText(move) {
+  if (move === "draw" || move === "pass") return t(`move.${move}`);
+  const [tile, place] = move.split(" ");
+  return place ? `${tile} ${t(`end.${place}`)}` : tile;
 }
 
 // A tile as it is spoken: "six–three".

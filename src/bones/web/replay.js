@@ -3,7 +3,7 @@
 
 import { drawBoard } from "./board.js";
 import { h } from "./dom.js";
-import { spoken, t } from "./i18n.js";
+import { moveText, spoken, t } from "./i18n.js";
 import { tileSVG } from "./tiles.js";
 
 const points = (v) => (v > 0 ? `+${v.toFixed(1)}` : v.toFixed(1));
@@ -83,10 +83,11 @@ export class ReplayScreen {
   moveLine(frame) {
     const grade = this.gradeOf(this.at);
     if (!frame.last) return t("deal");
-    const [seat, move] = frame.last;
+    const [seat, played] = frame.last;
+    const move = moveText(played);
     if (!this.data.graded) return `${this.name(seat)}: ${move}`;
     if (!grade) return `${this.name(seat)}: ${move} · ${t("noChoice")}`;
-    const values = { name: this.name(seat), move, value: points(grade.value), best: grade.best,
+    const values = { name: this.name(seat), move, value: points(grade.value), best: moveText(grade.best),
                      bestValue: points(grade.best_value), loss: grade.loss.toFixed(1) };
     return grade.loss > 0 ? t("graded", values) : t("gradedBest", values);
   }
@@ -130,7 +131,7 @@ export class ReplayScreen {
       h("ol", { class: "mistakes", id: "mistakes" }, this.data.mistakes.map((g) => h("li", {},
         h("button", { type: "button", class: `mistake ${this.frameOf(g) === this.at ? "here" : ""}`,
                       dataset: { frame: this.frameOf(g) }, onclick: () => this.go(this.frameOf(g)) },
-          `${t("round", { n: g.round + 1 })} · ${this.name(g.seat)}: ${g.move} → ${g.best} (−${g.loss.toFixed(1)})`)))));
+          `${t("round", { n: g.round + 1 })} · ${this.name(g.seat)}: ${moveText(g.move)} → ${moveText(g.best)} (−${g.loss.toFixed(1)})`)))));
     this.root.replaceChildren(section);
     this.resize.disconnect();
     this.resize.observe(section.querySelector(".board-wrap"));

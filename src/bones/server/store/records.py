@@ -287,7 +287,14 @@ class Store:
                  .offset(offset).limit(limit))
         with Session(self.engine) as session:
             rows = list(session.scalars(query))
+            ids = {a for row in rows for a in row.accounts or [] if a is not None}
+            named = dict(session.execute(select(AccountRow.id, AccountRow.name)
+                                         .where(AccountRow.id.in_(ids))).tuples().all())
             session.expunge_all()
+        for row in rows:  # a game played as a guest is listed under the name taken since
+            row.names = [named.get(a, n) if a is not None else n
+                         for n, a in zip(row.names, row.accounts or [None] * len(row.names),
+                                         strict=True)]
         return rows
 
     def totals(self, name: str) -> list[Total]:
