@@ -97,3 +97,33 @@ def test_nothing_overflows_a_phone(web: Server, browser: Browser, width: int) ->
     page.wait_for_selector("#table[data-status=playing]")
     _fits(page, "all fives table")
     context.close()
+
+
+COVERED = """() => {
+  const boxes = (q) => [...document.querySelectorAll(q)].map((e) => e.getBoundingClientRect());
+  const over = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const chat = document.querySelector('#chat').getBoundingClientRect();
+  return boxes('.hand .tile').filter((tile) => over(tile, chat)).length;
+}"""
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_the_chat_never_covers_the_hand_on_a_phone(web: Server, browser: Browser,
+                                                    width: int) -> None:
+    """The floating Chat button covered the seventh tile at 390 px (a tap there opened
+    the chat), two of a Kozel hand at 320 px; the open chat covered the whole hand; the
+    lobby opened with its chat over a third of the screen."""
+    page = browser.new_page(viewport={"width": width, "height": 700}, is_mobile=True,
+                            has_touch=True)
+    player = Player(page, web, random.Random(width))
+    player.new_game("kozel", target="null", name=None)
+    page.wait_for_selector(".hand .tile")
+    assert page.evaluate(COVERED) == 0, "the Chat button lies over the hand"
+    page.click("#chat-toggle")
+    page.wait_for_selector("#chat-input")
+    assert page.evaluate(COVERED) == 0, "the open chat lies over the hand"
+    page.goto(f"{web.url}/lobby")
+    page.wait_for_selector("#lobby")
+    assert page.locator("#chat-lines").count() == 0, "the lobby's chat opened over it"
+    page.close()

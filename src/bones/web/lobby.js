@@ -29,7 +29,9 @@ function seatLine(table) {
 export class LobbyScreen {
   constructor(root, go) {
     Object.assign(this, { root, go });
-    this.chat = new ChatBox((text) => this.connection.send({ type: "chat", text }), t("chatLobby"), true);
+    // Open beside the list on a wide screen; on a phone a tap away, not over a third of it.
+    this.chat = new ChatBox((text) => this.connection.send({ type: "chat", text }), t("chatLobby"),
+      matchMedia("(min-width: 641px)").matches);
     this.connection = new Connection("lobby", null, {
       onLobby: (m) => this.render(m),
       onChat: (line) => this.chat.add(line),
