@@ -52,6 +52,9 @@ def test_chat_at_a_table_is_text_and_keeps_its_rooms(web: Server, browser: Brows
     spectator.wait_for_selector("#table")
     for player in (ann, ben):
         player.page.wait_for_selector("#table[data-status=playing]")
+    # a spectator sees whose the bottom seat is, and so whose clock shows beside it
+    spectator.wait_for_selector("#table[data-status=playing]")
+    assert spectator.locator("#bottom-name").inner_text() == f"Ch{tag}"
 
     _say(ann.page, XSS)
     _open_chat(ben.page)

@@ -446,6 +446,8 @@ export class TableScreen {
     return h("div", { class: `mine ${myTurn ? "turn" : ""}` },
       h("div", { class: "status-line" },
         h("span", { id: "status", class: "status" }),
+        // a spectator's bottom seat is someone's: named, so its clock is seen as theirs
+        you === null ? h("span", { id: "bottom-name", class: "name" }, this.seatName(me)) : null,
         seatClock(this, me, "clock"), ratingBadge(this, me),
         this.bubbles[me] ? h("span", { class: "bubble", dataset: { seat: me } }, this.bubbles[me].words) : null,
         assists, justiceButtons(this)),
