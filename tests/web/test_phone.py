@@ -127,3 +127,45 @@ def test_the_chat_never_covers_the_hand_on_a_phone(web: Server, browser: Browser
     page.wait_for_selector("#lobby")
     assert page.locator("#chat-lines").count() == 0, "the lobby's chat opened over it"
     page.close()
+
+
+BUTTONS_OUT = """() => {
+  const width = document.documentElement.clientWidth;
+  const panel = document.querySelector('#match-over .panel').getBoundingClientRect();
+  return [...document.querySelectorAll('#match-over .actions > *')]
+    .map((e) => [e.textContent, e.getBoundingClientRect()])
+    .filter(([, b]) => b.left < Math.max(0, panel.left) - 1
+      || b.right > Math.min(width, panel.right) + 1)
+    .map(([text]) => text);
+}"""
+
+
+@pytest.mark.parametrize(("width", "language"), [(320, "en"), (320, "de"), (390, "de")])
+def test_the_match_over_dialog_fits_a_phone(web: Server, browser: Browser, width: int,
+                                            language: str) -> None:
+    """At 320 px the Replay button lay wholly outside the panel (a rematch offered by a
+    long-named guest); at 390 px in German a button was cut: every button of the match's
+    end lies inside the panel and the screen."""
+    page = browser.new_page(viewport={"width": width, "height": 700}, is_mobile=True,
+                            has_touch=True)
+    page.goto(f"{web.url}/")
+    page.evaluate("l => localStorage.setItem('bones.lang', l)", language)
+    page.reload()
+    page.wait_for_selector("#new-game")
+    page.evaluate("""async () => {
+        const { roundEnd } = await import('/static/roundend.js');
+        const table = { id: 'x', variant: 'draw', status: 'over', ready: [], rematch: [1],
+                        seats: [{ kind: 'human' }, { kind: 'human' }], rules: { players: 2 },
+                        winner: 0, loser: null, shutout: false, next: null };
+        const reveal = { round: 0, hands: [['6-6', '5-5'], ['0-1']], count_points: [0, 0],
+                         result: { winner: 0, reason: 'domino', points: [12, 0], ended_by: 0 },
+                         scores_before: [0, 0], scores_after: [12, 0], eggs: 0 };
+        const names = ['Guest81234567890', 'Guest80987654321'];
+        const screen = { message: { table, reveal, you: 0, view: {} }, fair: null,
+                         seatName: (s) => names[s], sideName: (s) => names[s],
+                         say: () => 'went out', connection: { send() {} }, go() {} };
+        document.querySelector('main').replaceChildren(roundEnd(screen));
+    }""")
+    page.wait_for_selector("#match-over .actions button")
+    assert page.evaluate(BUTTONS_OUT) == []
+    page.close()
