@@ -182,3 +182,17 @@ def test_a_hint_names_its_move_in_the_player_s_language(
     assert not re.search(r"\b(left|right|up|down)\b", line), line
     assert any(word in line for word in ends), line
     page.close()
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("pl", "33 oczka, zaokrąglone w dół do 30"), ("ru", "33 очка, округлено вниз до 30"),
+    ("en", "33 pips, rounded down to 30")])
+def test_counts_take_their_language_s_plural(web: Server, browser: Browser, language: str,
+                                             said: str) -> None:
+    """A Polish round's end said "33 oczek" for "33 oczka": every count goes through
+    the language's plural rules."""
+    page = _page(web, browser, language)
+    assert page.evaluate("""async () => {
+        const { t } = await import('/static/i18n.js');
+        return t('rounded', { n: 33, m: 30 }); }""") == said
+    page.close()
