@@ -60,7 +60,7 @@ def test_log_out_a_wrong_password_and_log_in(web: Server, browser: Browser) -> N
     _account_form(page, "login", name, "not the password")
     page.wait_for_function(
         "() => document.querySelector('#login .form-error').textContent.length > 0")
-    assert page.locator("#login .form-error").inner_text() == "wrong name or password"
+    assert page.locator("#login .form-error").inner_text() == "Wrong name or password"
     _account_form(page, "login", name.upper(), PASSWORD)
     page.wait_for_selector("#logout")
     assert page.locator("#account-link").inner_text() == name
@@ -106,12 +106,12 @@ def test_login_attempts_are_limited(browser: Browser, tmp_path: Path) -> None:
         for _ in range(3):
             _account_form(page, "login", "Lim", "not the password")
             page.wait_for_function("() => document.querySelector('#login .form-error')"
-                                   ".textContent === 'wrong name or password'")
+                                   ".textContent === 'Wrong name or password'")
             page.evaluate("() => { document.querySelector('#login .form-error')"
                           ".textContent = ''; }")
         _account_form(page, "login", "Lim", PASSWORD)  # right, but too late
         page.wait_for_function("() => document.querySelector('#login .form-error')"
-                               ".textContent.includes('too many')")
+                               ".textContent.includes('Too many tries')")
         page.close()
     finally:
         server.stop()

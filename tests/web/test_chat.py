@@ -89,6 +89,7 @@ def test_the_lobby_chat(web: Server, browser: Browser) -> None:
     for page in pages:
         page.goto(f"{web.url}/lobby")
         page.wait_for_selector("#lobby")
+        _open_chat(page)  # a phone's lobby opens with its chat closed
     line = f"anyone for Kozel? {random.randrange(10**6)}"
     _say(pages[0], line)
     pages[1].wait_for_function("t => [...document.querySelectorAll('#chat-lines .chat-text')]"

@@ -105,7 +105,7 @@ def test_a_friend_joins_by_the_invite_link(web: Server, browser: Browser) -> Non
     eve.page.goto(f"{web.url}/t/{table}")
     eve.page.click("#join button[type=submit]")
     eve.page.wait_for_function(
-        "() => document.querySelector('#join .form-error').textContent.includes('invite')")
+        "() => document.querySelector('#join .form-error').textContent.includes('private')")
     eve.page.close()
     ben = Player(friend.new_page(), web, random.Random(4))
     sign_in(ben.page, web.url, "Ben")

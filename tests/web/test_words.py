@@ -196,3 +196,24 @@ def test_counts_take_their_language_s_plural(web: Server, browser: Browser, lang
         const { t } = await import('/static/i18n.js');
         return t('rounded', { n: 33, m: 30 }); }""") == said
     page.close()
+
+
+def test_the_server_s_refusals_are_said_in_the_player_s_language(web: Server,
+                                                                  browser: Browser) -> None:
+    """"wrong name or password" and "the name … is taken" reached a German page in
+    English: a refusal is said by its status or code, the English kept for programs."""
+    taken = f"Tk{random.randrange(10**6)}"
+    assert web.account(taken).get("/api/me").status_code == 200
+    page = _page(web, browser, "de")
+    page.goto(f"{web.url}/account")
+    login = page.locator("#login")
+    login.locator("input[name=name]").fill(taken)
+    login.locator("input[name=password]").fill("not the password")
+    login.locator("button[type=submit]").click()
+    login.locator(".form-error:text-is('Falscher Name oder falsches Passwort')").wait_for()
+    signup = page.locator("#signup")
+    signup.locator("input[name=name]").fill(taken)
+    signup.locator("input[name=password]").fill("correct horse")
+    signup.locator("button[type=submit]").click()
+    signup.locator(".form-error", has_text="Dieser Name ist vergeben").wait_for()
+    page.close()

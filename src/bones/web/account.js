@@ -3,7 +3,7 @@
 // personal API tokens).
 
 import { fill, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { refusal, t } from "./i18n.js";
 import { api } from "./net.js";
 
 let current = null;
@@ -35,7 +35,8 @@ function credentials(id, title, path, onDone, autocomplete) {
       await api(path, { name: form.elements.name.value.trim(), password: form.elements.password.value });
       await onDone();
     } catch (error) {
-      form.querySelector(".form-error").textContent = error.message;
+      form.querySelector(".form-error").textContent = refusal(error,
+        { 401: "refused.login", 409: "refused.nameTaken" });
     }
   });
   return form;
@@ -62,7 +63,7 @@ function passwordForm() {
       form.reset();
       said.textContent = t("passwordChanged");
     } catch (error) {
-      said.textContent = error.message;
+      said.textContent = refusal(error, { 401: "refused.oldPassword" });
     }
   });
   return form;

@@ -3,7 +3,7 @@
 import { accountScreen, me, signIn } from "./account.js";
 import { fill, h } from "./dom.js";
 import { newGame, joinScreen } from "./home.js";
-import { LANGUAGES, lang, setLang, t } from "./i18n.js";
+import { LANGUAGES, lang, refusal, setLang, t } from "./i18n.js";
 import { sounds } from "./feel.js";
 import { api, seats } from "./net.js";
 import { RULES } from "./rules.js";
@@ -77,7 +77,7 @@ async function openReplay(root, analysis) {
   try {
     shown = new ReplayScreen(root, await analysis(false));
   } catch (error) {
-    root.replaceChildren(h("p", { class: "form-error", role: "alert" }, error.message));
+    root.replaceChildren(h("p", { class: "form-error", role: "alert" }, refusal(error)));
     return;
   }
   if (!root.isConnected) return;  // the player has moved on: the next screen is the screen
@@ -87,7 +87,7 @@ async function openReplay(root, analysis) {
     const graded = await analysis(true);
     if (screen === shown) shown.graded(graded);
   } catch (error) {
-    if (screen === shown) shown.ungraded(error.message);
+    if (screen === shown) shown.ungraded(refusal(error));
   }
 }
 

@@ -4,7 +4,7 @@
 
 import { me } from "./account.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { refusal, t } from "./i18n.js";
 import { api } from "./net.js";
 
 const QUICK = ["quick.hello", "quick.luck", "quick.thanks", "quick.wellPlayed", "quick.oops", "quick.gg"];
@@ -94,7 +94,7 @@ export class ChatBox {
       this.reported.add(line.id);
       this.note = "";
     } catch (error) {
-      this.note = error.message;
+      this.note = refusal(error);
     }
     this.render();
   }

@@ -2,7 +2,7 @@
 
 import { me } from "./account.js";
 import { fill, h, radioPill } from "./dom.js";
-import { t } from "./i18n.js";
+import { refusal, t } from "./i18n.js";
 import { api, seats } from "./net.js";
 import { playNowLink } from "./play.js";
 
@@ -93,7 +93,7 @@ export function newGame(root, variants, go, preset = null) {
       seats.set(made.table.id, made.seat, made.token, made.invite);
       go(`/t/${made.table.id}`);
     } catch (error) {
-      form.querySelector(".form-error").textContent = error.message;
+      form.querySelector(".form-error").textContent = refusal(error);
     }
   });
   render();
@@ -154,7 +154,7 @@ export async function joinScreen(root, tableId, go, watch) {
       seats.set(tableId, joined.seat, joined.token, joined.invite);
       go(`/t/${tableId}`);
     } catch (error) {
-      form.querySelector(".form-error").textContent = error.message;
+      form.querySelector(".form-error").textContent = refusal(error, { 403: "refused.seat", 409: "refused.seat" });
     }
   });
   root.replaceChildren(form);

@@ -3,7 +3,7 @@
 import { me } from "./account.js";
 import { ChatBox } from "./chat.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { refusal, t } from "./i18n.js";
 import { api, Connection, seats } from "./net.js";
 import { playNowLink } from "./play.js";
 
@@ -35,7 +35,7 @@ export class LobbyScreen {
     this.connection = new Connection("lobby", null, {
       onLobby: (m) => this.render(m),
       onChat: (line) => this.chat.add(line),
-      onError: (error) => this.chat.refused(error.message),
+      onError: (error) => this.chat.refused(refusal(error)),
     });
   }
 
@@ -45,7 +45,7 @@ export class LobbyScreen {
       seats.set(table.id, joined.seat, joined.token, joined.invite);
       this.go(`/t/${table.id}`);
     } catch (error) {
-      this.root.querySelector(".form-error").textContent = error.message;
+      this.root.querySelector(".form-error").textContent = refusal(error, { 403: "refused.seat", 409: "refused.seat" });
     }
   }
 

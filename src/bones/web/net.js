@@ -7,9 +7,9 @@ export async function api(path, body = undefined, method = body === undefined ? 
     method, headers: { "content-type": "application/json" }, body: JSON.stringify(body),
   });
   const data = response.status === 204 ? null : await response.json().catch(() => ({}));
-  if (!response.ok) {
+  if (!response.ok) {  // the English detail is for programs; the page says it by `status`
     const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : data.detail;
-    throw new Error(detail || response.statusText);
+    throw Object.assign(new Error(detail || response.statusText), { status: response.status });
   }
   return data;
 }

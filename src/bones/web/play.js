@@ -4,7 +4,7 @@
 
 import { me } from "./account.js";
 import { h, radioPill } from "./dom.js";
-import { t } from "./i18n.js";
+import { refusal, t } from "./i18n.js";
 import { api, Connection, seats } from "./net.js";
 
 const BOTS_AFTER = [null, 15, 30, 60];
@@ -70,7 +70,7 @@ export class PlayScreen {
     try {
       this.watch((await api("/api/seek", body)).ticket);
     } catch (error) {
-      this.form(error.message);
+      this.form(refusal(error));
     }
   }
 

@@ -7,7 +7,7 @@ import { h } from "./dom.js";
 import { verifyRecord } from "./fair.js";
 import { absentBadge, justiceButtons, ratingBadge, ratingChanges, seatClock, standIns, tick } from "./fairplay.js";
 import { slideIn, sounds, tellTurn } from "./feel.js";
-import { moveText, spoken, t } from "./i18n.js";
+import { moveText, refusal, spoken, t } from "./i18n.js";
 import { api, Connection, seats } from "./net.js";
 import { fairLine, headline, roundEnd } from "./roundend.js";
 import { tileSVG } from "./tiles.js";
@@ -46,7 +46,7 @@ export class TableScreen {
     this.connection = new Connection(tableId, token, {
       onState: (message) => this.receive(message),
       onError: (error) => (["not_signed_in", "flood"].includes(error.code)
-        ? this.chat.refused(error.message) : this.flash(t("error", { message: error.message }))),
+        ? this.chat.refused(refusal(error)) : this.flash(t("error", { message: refusal(error) }))),
       onStatus: (online) => {  // a new connection may count from lower (a restarted server)
         this.online = online;
         this.resync ||= online;
@@ -339,7 +339,7 @@ export class TableScreen {
       localStorage.removeItem(`bones.seat.${this.tableId}`);
       this.go("/lobby");
     } catch (error) {
-      this.flash(error.message);
+      this.flash(refusal(error));
     }
   }
 
