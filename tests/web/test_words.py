@@ -217,3 +217,13 @@ def test_the_server_s_refusals_are_said_in_the_player_s_language(web: Server,
     signup.locator("button[type=submit]").click()
     signup.locator(".form-error", has_text="Dieser Name ist vergeben").wait_for()
     page.close()
+
+
+@pytest.mark.parametrize(("language", "first"), [("en", "15 s + 2 min"), ("de", "15 s + 2 Min."),
+                                                 ("ru", "15 с + 2 мин")])
+def test_the_clock_choices_are_in_the_player_s_language(web: Server, browser: Browser,
+                                                        language: str, first: str) -> None:
+    page = _page(web, browser, language)
+    page.select_option("select[name=seat1]", "friend")
+    assert page.locator("select[name=clock] option").first.inner_text() == first
+    page.close()

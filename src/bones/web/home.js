@@ -75,7 +75,7 @@ export function newGame(root, variants, go, preset = null) {
           t("sevenEach")) : null) : null,
       hasFriends(choice) ? h("label", { class: "clock-choice" }, t("timeControl"), " ",
         h("select", { name: "clock", onchange: (e) => { choice.clock = e.target.value; } },
-          CLOCKS.map(([value, label]) => h("option", { value, selected: chosenClock(choice) === value }, label)))) : null,
+          CLOCKS.map(([value, label]) => h("option", { value, selected: chosenClock(choice) === value }, label())))) : null,
       hasFriends(choice) ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "public",
         checked: !!choice.public, onchange: (e) => { choice.public = e.target.checked; } }), t("publicTable")) : null,
       mayRate(choice) ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated",
@@ -101,7 +101,8 @@ export function newGame(root, variants, go, preset = null) {
 }
 
 // Time controls for tables with people: seconds a move + a bank of seconds.
-const CLOCKS = [["15+120", "15 s + 2 min"], ["30+300", "30 s + 5 min"], ["60+600", "1 min + 10 min"]];
+const CLOCKS = ["15+120", "30+300", "60+600"].map((value) => [value, () => value.split("+").map(Number)
+  .map((s) => (s >= 60 ? t("minutesN", { n: s / 60 }) : t("secondsN", { n: s }))).join(" + ")]);
 const chosenClock = (choice) => choice.clock ?? CLOCKS[0][0];
 const otherSeats = (choice) => Array.from({ length: choice.players - 1 }, (_, i) => choice.levels[i] || "medium");
 const hasFriends = (choice) => otherSeats(choice).includes("friend");
