@@ -253,15 +253,16 @@ class Seeker:
         if not await self.book.take(tickets):
             return 0
         first = tickets[0]
-        seats = seating(tickets, group.bots, first.variant == "kozel")
-        spec = CreateTable(
-            variant=cast(Any, first.variant),
-            options=Options(players=first.players, target=cast(Any, group.target)),
-            seats=[HumanSeat(kind="human") if m else BotSeat(kind="bot", level=cast(
-                Any, first.level)) for m in seats],
-            public=True, rated=first.rated)
-        players = {n: Player(m.name, m.account, m.guest) for n, m in enumerate(seats) if m}
-        try:
+        try:  # whatever fails, the group's players wait on: no table of one stops others
+            seats = seating(tickets, group.bots, first.variant == "kozel")
+            spec = CreateTable(
+                variant=cast(Any, first.variant),
+                options=Options(players=first.players, target=cast(Any, group.target)),
+                seats=[HumanSeat(kind="human") if m else BotSeat(kind="bot", level=cast(
+                    Any, first.level)) for m in seats],
+                public=True, rated=first.rated)
+            players = {n: Player(m.name, m.account, m.guest) for n, m in enumerate(seats)
+                       if m}
             table, tokens = await self.hub.seat_together(
                 spec, players, first.address)
         except Exception:

@@ -285,8 +285,12 @@ class Hub:
         accounts = [s.account_id for s in table.seats if s.account_id is not None]
         if not table.rated or not accounts:
             return
-        found = await self.read(self.ratings.seated, accounts, table.rules.variant,
-                                table.rules.players)
+        try:
+            found = await self.read(self.ratings.seated, accounts, table.rules.variant,
+                                    table.rules.players)
+        except Exception as error:  # shown beside the names only: never stops a table
+            log.warning("table %s: the ratings could not be read: %s", table.id, error)
+            return
         for seat in table.seats:
             if seat.account_id is not None:
                 rating = found.get(seat.account_id, NEW)
