@@ -59,6 +59,9 @@ AT_ONCE = 32
 """Tables the matcher makes at once (with Redis, their round trips overlap)."""
 STALE = 15.0
 """Seconds a ticket lives unwatched."""
+SEATING = 3.0
+"""Seconds a ticket may be out of the queue while its table is made, before a watcher
+is told it is gone."""
 NEWCOMER = 1500
 """The rating of a player who has none yet in the game sought."""
 
@@ -145,12 +148,18 @@ class Seeker:
     async def standing(self, ticket_id: str,
                        player: Player) -> SeekingMessage | MatchedMessage | None:
         """Where a member's ticket stands (it is seen), or their seat once seated; None
-        for a ticket that is gone or not theirs."""
-        seats = await self.book.seats(ticket_id)
-        if seats is not None:
-            mine = seats.get(str(player.account))
-            return None if mine is None else MatchedMessage(**mine)
-        ticket = await self.book.get(ticket_id)
+        for a ticket that is gone or not theirs. A ticket being seated is out of the
+        queue and not yet seated for a moment (its table is being made, at whichever
+        process pairs): it is looked for again, not told gone, until :data:`SEATING` is up."""
+        for _ in range(int(SEATING / 0.25)):
+            seats = await self.book.seats(ticket_id)
+            if seats is not None:
+                mine = seats.get(str(player.account))
+                return None if mine is None else MatchedMessage(**mine)
+            ticket = await self.book.get(ticket_id)
+            if ticket is not None:
+                break
+            await asyncio.sleep(0.25)
         if ticket is None or all(m.account != player.account for m in ticket.members):
             return None
         now = time.time()
