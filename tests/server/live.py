@@ -237,6 +237,39 @@ def play_out(client: Client, rng: random.Random, stop: Callable[[Message], bool]
         message = client.recv(max(0.1, deadline - time.monotonic()))
 
 
+def step(clients: list[Client], answered: dict[int, int], rng: random.Random) -> list[int]:
+    """Each client whose turn it is plays a random legal move (once a turn, never saying
+    ready between rounds); the indices of those that moved."""
+    moved = []
+    for n, client in enumerate(clients):
+        client.drain(0.1)
+        states = [m for m in client.received if m["type"] == "state"]
+        if states and my_turn(states[-1]) and answered.get(n) != states[-1]["table"]["seq"]:
+            answered[n] = states[-1]["table"]["seq"]
+            client.send({"v": 1, "type": "move",
+                         "move": rng.choice(states[-1]["view"]["legal_moves"])})
+            moved.append(n)
+    return moved
+
+
+def both_move(*clients: Client, seed: int = 1, timeout: float = 60) -> None:
+    """Play random moves until every client (the client of seat ``n`` at index ``n``)
+    is told of a move of each seat's own choosing, as the table stored it: a rated game
+    then rates."""
+    def chosen(client: Client) -> set[int]:
+        states = [m for m in client.received if m["type"] == "state"]
+        return {seat for seat, move in states[-1]["view"]["history"]
+                if move not in ("draw", "pass")} if states else set()
+
+    wanted = set(range(len(clients)))
+    answered: dict[int, int] = {}
+    rng = random.Random(seed)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not all(chosen(c) >= wanted for c in clients):
+        step(list(clients), answered, rng)
+    assert all(chosen(c) >= wanted for c in clients), "a player never had a turn"
+
+
 def in_threads(jobs: list[Callable[[], T]]) -> list[T]:
     """Each job run in a thread of its own, all at once; their results, or the first
     one's error."""

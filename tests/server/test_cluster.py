@@ -16,7 +16,7 @@ import pytest
 
 from bones import Match
 from tests.server.chaos import Site, play_seats, play_through, running
-from tests.server.live import Message, Server, play_out
+from tests.server.live import Message, Server, both_move, play_out
 
 
 @pytest.fixture
@@ -137,22 +137,7 @@ def test_a_resignation_as_its_holder_dies_rates_once(site: list[Server]) -> None
     table = made["table"]["id"]
     tokens = [made["token"], a.join(table, None, client=clients[1])["token"]]
     ann, ben = b.socket(table, tokens[0]), c.socket(table, tokens[1])
-    rng = random.Random(3)
-
-    def both_moved(state: Message) -> bool:
-        chose = {seat for seat, move in state["view"]["history"] if move not in ("draw", "pass")}
-        return chose >= {0, 1}
-
-    while True:  # each plays a move of their own, so that the game rates
-        for n, client in enumerate((ann, ben)):
-            client.drain(0.2)
-            state = client.last_state()
-            if state["table"]["status"] == "playing" and state["view"]["turn"] == n \
-                    and state["view"]["legal_moves"] and not both_moved(state):
-                client.send({"v": 1, "type": "move", "move": rng.choice(
-                    state["view"]["legal_moves"])})
-        if both_moved(ann.last_state()):  # as the holder stored it
-            break
+    both_move(ann, ben, seed=3)  # each a move of their own, so that the game rates
     ann.send({"v": 1, "type": "resign"})
     a.kill()
     deadline = time.monotonic() + 120

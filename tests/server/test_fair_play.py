@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bones import Match
-from tests.server.live import Client, Message, Server, my_turn, sqlite_url
+from tests.server.live import Client, Message, Server, both_move, sqlite_url, step
 from tests.server.skill import openskill_after
 
 TOKENS: dict[tuple[str, int], str] = {}
@@ -114,7 +114,7 @@ def test_a_rated_resignation_rates_once_the_resigner_last(tmp_path: Path) -> Non
                                    options={"target": 150})
         seated = ann.until(lambda m: m["type"] == "state")["table"]["seats"]
         assert [(s["rating"], s["provisional"]) for s in seated] == [(1500, True)] * 2
-        _both_move(ann, ben)
+        both_move(ann, ben)
         ann.send({"v": 1, "type": "resign"})
         assert ben.until(_over)["table"]["forfeit"] == {"seat": 0, "how": "resigned"}
         moved = server.get(f"/api/games/{table}/ratings")
@@ -134,34 +134,6 @@ def test_a_rated_resignation_rates_once_the_resigner_last(tmp_path: Path) -> Non
         server.stop()
 
 
-def _step(clients: list[Client], answered: dict[int, int], rng: random.Random) -> list[int]:
-    """Each client whose turn it is plays a random legal move (once a turn, never saying
-    ready between rounds); the seats that moved."""
-    moved = []
-    for n, client in enumerate(clients):
-        client.drain(0.1)
-        states = [m for m in client.received if m["type"] == "state"]
-        if states and my_turn(states[-1]) and answered.get(n) != states[-1]["table"]["seq"]:
-            answered[n] = states[-1]["table"]["seq"]
-            client.send({"v": 1, "type": "move",
-                         "move": rng.choice(states[-1]["view"]["legal_moves"])})
-            moved.append(n)
-    return moved
-
-
-def _both_move(*clients: Client) -> None:
-    """Play until every one of ``clients`` has made a move of their own."""
-    moved: set[int] = set()
-    answered: dict[int, int] = {}
-    rng = random.Random(1)
-    deadline = time.monotonic() + 60
-    while len(moved) < len(clients) and time.monotonic() < deadline:
-        moved.update(_step(list(clients), answered, rng))
-    assert len(moved) == len(clients), "a player never had a turn"
-    for client in clients:
-        client.drain(0.3)
-
-
 def test_a_rated_game_is_lost_on_time(tmp_path: Path) -> None:
     """Both have moved; then Ben, still connected, stops moving. With the least clock a
     rated table may have (5 s a move, a 30 s bank) he loses on time, as by resignation:
@@ -172,7 +144,7 @@ def test_a_rated_game_is_lost_on_time(tmp_path: Path) -> None:
                                    bank=30.0, options={"target": 150})
         answered: dict[int, int] = {}
         rng = random.Random(2)
-        while 1 not in _step([ann, ben], answered, rng):
+        while 1 not in step([ann, ben], answered, rng):
             pass
 
         def bens_turn_again(m: Message) -> bool:
@@ -180,7 +152,7 @@ def test_a_rated_game_is_lost_on_time(tmp_path: Path) -> None:
                     and m["table"]["status"] == "playing" and m["view"]["turn"] == 1)
 
         while not any(bens_turn_again(m) for m in ann.received):  # Ann plays on
-            _step([ann], answered, rng)
+            step([ann], answered, rng)
         for client in (ann, ben):
             end = client.until(_over, timeout=90)["table"]
             assert end["forfeit"] == {"seat": 1, "how": "time"} and not end["aborted"]
@@ -214,7 +186,7 @@ def test_an_absent_player_is_shown_and_then_claimed_from(own: Server) -> None:
     as by resignation."""
     table, (ann, ben) = _table(own, "draw", ["Cla", "Clb"], rated=True,
                                options={"target": 150})
-    _both_move(ann, ben)
+    both_move(ann, ben)
     ben.close()
     gone = ann.until(lambda m: m["type"] == "state" and m["table"]["absent"][1] is not None)
     assert not gone["table"]["seats"][1]["connected"] and gone["table"]["absent"][0] is None
@@ -262,7 +234,7 @@ def test_the_pause_between_rounds_has_a_clock(own: Server) -> None:
     rng = random.Random(4)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not any(first_round_over(m) for m in ann.received):
-        _step([ann, ben], answered, rng)
+        step([ann, ben], answered, rng)
     paused = next(m for m in ann.received if first_round_over(m))
     if paused["table"]["status"] == "over":
         pytest.fail("the first round reached 150")
