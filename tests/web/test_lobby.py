@@ -21,6 +21,7 @@ def test_a_stranger_finds_a_table_in_the_lobby_and_sits_down(web: Server,
                          browser.new_context(**DESKTOP))  # type: ignore[arg-type]
     stranger = watching.new_page()
     stranger.goto(f"{web.url}/")
+    stranger.click("#menu-button")  # on a phone the lobby is in the top bar's menu
     stranger.click("#lobby-link")
     stranger.wait_for_selector("#lobby")
     loads = []

@@ -76,6 +76,8 @@ def test_nothing_overflows_a_phone(web: Server, browser: Browser, width: int) ->
     page.goto(f"{web.url}/")
     page.wait_for_selector("#new-game")
     _fits(page, "new game")
+    page.click("#menu-button")
+    _fits(page, "menu")
     page.click("#rules-button")
     _fits(page, "rules")
     page.click("#close-rules")

@@ -115,6 +115,7 @@ function rulesDialog() {
 const SPEAKER = "M4 9h4l5-4v14l-5-4H4z M16 9a4 4 0 0 1 0 6 M18.5 6.5a7.5 7.5 0 0 1 0 11";
 const SPEAKER_OFF = "M4 9h4l5-4v14l-5-4H4z M16 9l5 6 M21 9l-5 6";
 const BELL = "M6 17V11a6 6 0 0 1 12 0v6l2 2H4z M10 21h4";
+const MENU = "M4 7h16 M4 12h16 M4 17h16";
 
 function icon(path) {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
@@ -127,47 +128,57 @@ function icon(path) {
   return svg;
 }
 
+// A link of the top bar that opens its screen in place.
+function navLink(path, id, words) {
+  return h("a", { href: path, id, class: "nav-link", onclick: (e) => { e.preventDefault(); go(path); } }, words);
+}
+
+// The top bar is one row at every width and in every language: the brand, Play now and,
+// on a phone, a menu button; the rest is the menu, which a desktop shows in the row.
 function header() {
+  const top = document.querySelector("#top");
   const select = h("select", { id: "lang", "aria-label": t("language"), onchange: (e) => {
     setLang(e.target.value);
     header();
     if (screen?.message) screen.render(); else route();
   } }, Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === lang() }, name)));
-  fill(document.querySelector("#top"),
-    h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); go("/"); } },
-      h("span", { class: "logo", "aria-hidden": "true" }, "⚄"), "bones"),
-    h("span", { class: "tagline" }, t("tagline")),
-    h("a", { href: "/play", id: "play-now-link", class: "nav-link", onclick: (e) => {
-      e.preventDefault();
-      go("/play");
-    } }, t("playNow")),
-    h("a", { href: "/lobby", id: "lobby-link", class: "nav-link", onclick: (e) => {
-      e.preventDefault();
-      go("/lobby");
-    } }, t("lobby")),
-    h("a", { href: "/leaderboard", id: "leaderboard-link", class: "nav-link", onclick: (e) => {
-      e.preventDefault();
-      go("/leaderboard");
-    } }, t("leaderboard")),
-    me() ? h("a", { href: "#", id: "my-games", class: "nav-link", onclick: (e) => {
-      e.preventDefault();
-      go(`/stats/${encodeURIComponent(me().name)}`);
-    } }, t("myGames")) : null,
-    me() ? h("a", { href: "/account", id: "account-link", class: "nav-link", onclick: (e) => {
-      e.preventDefault();
-      go("/account");
-    } }, me().guest ? t("signUp") : me().name) : null,
+  const toggle = (open) => {
+    top.classList.toggle("open", open);
+    top.querySelector("#menu-button").setAttribute("aria-expanded", String(open));
+  };
+  const menu = h("div", { class: "menu", id: "menu", onclick: (e) => {
+    if (e.target.closest("a, button")) toggle(false);  // a choice made closes the menu
+  } },
+    navLink("/lobby", "lobby-link", t("lobby")),
+    navLink("/leaderboard", "leaderboard-link", t("leaderboard")),
+    me() ? navLink(`/stats/${encodeURIComponent(me().name)}`, "my-games", t("myGames")) : null,
+    me() ? navLink("/account", "account-link", me().guest ? t("signUp") : me().name) : null,
     h("button", { type: "button", id: "rules-button", onclick: rulesDialog }, t("rules")),
     h("button", { type: "button", id: "mute", class: "icon", "aria-pressed": String(!sounds.muted()),
                   "aria-label": t("sound"), title: t("sound"),
                   onclick: () => { sounds.setMuted(!sounds.muted()); header(); } },
-      icon(sounds.muted() ? SPEAKER_OFF : SPEAKER)),
+      icon(sounds.muted() ? SPEAKER_OFF : SPEAKER), h("span", { class: "menu-word" }, t("sound"))),
     "Notification" in window && Notification.permission === "default"
       ? h("button", { type: "button", id: "notify", class: "icon", "aria-label": t("notifyTurn"), title: t("notifyTurn"),
-                      onclick: async () => { await Notification.requestPermission(); header(); } }, icon(BELL))
+                      onclick: async () => { await Notification.requestPermission(); header(); } },
+                      icon(BELL), h("span", { class: "menu-word" }, t("notifyTurn")))
       : null,
     select);
+  top.classList.remove("open");
+  fill(top,
+    h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); go("/"); } },
+      h("span", { class: "logo", "aria-hidden": "true" }, "⚄"), "bones"),
+    h("span", { class: "tagline" }, t("tagline")),
+    navLink("/play", "play-now-link", t("playNow")),
+    h("button", { type: "button", id: "menu-button", class: "icon", "aria-expanded": "false",
+                  "aria-controls": "menu", "aria-label": t("menu"), title: t("menu"),
+                  onclick: () => toggle(!top.classList.contains("open")) }, icon(MENU)),
+    menu);
 }
+
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape") document.querySelector("#top.open #menu-button")?.click();
+});
 
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 

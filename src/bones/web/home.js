@@ -63,7 +63,7 @@ export function newGame(root, variants, go, preset = null) {
           choice.target === n, () => { choice.target = n; }))),
       ["draw", "block"].includes(choice.variant) ? h("fieldset", { class: "options" },
         h("legend", {}, t("options")),
-        h("select", { name: "blocked_scoring", onchange: (e) => { choice.blocked_scoring = e.target.value; } },
+        h("select", { name: "blocked_scoring", "aria-label": t("blockedScoring"), onchange: (e) => { choice.blocked_scoring = e.target.value; } },
           ["others_minus_own", "others"].map((v) => h("option", { value: v, selected: choice.blocked_scoring === v },
             t(`blocked.${v}`)))),
         h("label", { class: "check" }, h("input", { type: "checkbox", name: "opening_every_round",

@@ -3,7 +3,7 @@
 
 import { h } from "./dom.js";
 import { forfeitLine } from "./fairplay.js";
-import { t } from "./i18n.js";
+import { spoken, t } from "./i18n.js";
 import { tileSVG } from "./tiles.js";
 
 const pipsOf = (tile) => tile.split("-").reduce((sum, n) => sum + Number(n), 0);
@@ -133,7 +133,7 @@ export function roundEnd(screen) {
   const hands = h("div", { class: "reveal-hands" }, reveal.hands.map((hand, seat) => h("div", {
     class: "reveal-hand", dataset: { seat, hand: hand.join(" ") },
   }, h("span", { class: "name" }, screen.seatName(seat)),
-    h("span", { class: "tiles" }, hand.map((tile) => tileSVG(tile, { label: tile }))),
+    h("span", { class: "tiles" }, hand.map((tile) => tileSVG(tile, { label: spoken(tile) }))),
     h("span", { class: "value" }, t("handValue", { n: handValue(table.variant, hand) })))));
   const actions = over
     ? [h("a", { href: `/replay/${table.id}`, class: "button", id: "to-replay" }, t("replay")),

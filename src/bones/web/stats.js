@@ -1,10 +1,12 @@
 // A display name's statistics (a table and a chart) and its finished games.
 
 import { chart, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { api } from "./net.js";
 import { historyChart, ratingsTable } from "./ratings.js";
 
+// A figure as the player's language writes it ("12,5" in German).
+const number = (n) => n.toLocaleString(lang());
 const percent = (row) => (row.games ? Math.round((100 * row.wins) / row.games) : 0);
 
 function statsTable(stats) {
@@ -19,7 +21,7 @@ function statsTable(stats) {
       ? h("tr", { class: "group" }, h("th", { colspan: 6 }, label))
       : h("tr", { dataset: { row: key } },
       h("th", {}, label), h("td", {}, String(row.games)), h("td", {}, String(row.wins)),
-      h("td", {}, String(row.losses)), h("td", {}, `${percent(row)}%`), h("td", {}, String(row.points)))))));
+      h("td", {}, String(row.losses)), h("td", {}, `${percent(row)}%`), h("td", {}, number(row.points)))))));
 }
 
 // Horizontal bars: the win rate per game and per opponents' level.
@@ -29,7 +31,7 @@ function winRates(stats) {
   const { svg, add } = chart(26 * bars.length + 30, t("winRateChart"));
   bars.forEach(([label, row], i) => {
     const y = 26 + i * 26;
-    add("text", { x: 0, y: y + 14, class: "chart-label" }, label);
+    add("text", { x: 2, y: y + 14, class: "chart-label" }, label);
     add("rect", { x: 130, y, width: 190, height: 18, class: "chart-track" });
     add("rect", { x: 130, y, width: (190 * percent(row)) / 100, height: 18, class: "chart-bar" });
     add("text", { x: 399, y: y + 14, class: "chart-value", "text-anchor": "end" },

@@ -383,7 +383,7 @@ export class TableScreen {
       class: `opponent ${where} ${view.turn === seat ? "turn" : ""}`,
       dataset: { seat, count },
     },
-    h("div", { class: "who" }, h("span", { class: "name" }, this.seatName(seat)),
+    h("div", { class: "who" }, h("span", { class: "name", title: this.seatName(seat) }, this.seatName(seat)),
       ratingBadge(this, seat),
       info.kind === "bot" ? h("span", { class: "badge" }, t(`level.${info.level}`)) : null,
       info.replaced ? h("span", { class: "badge" }, t("away")) : null,
@@ -391,7 +391,8 @@ export class TableScreen {
       table.rules.variant === "kozel" && seat % 2 === (this.message.you ?? 0) % 2
         ? h("span", { class: "badge partner" }, t("partner")) : null),
     tracking() ? lacksBadge(view, seat) : null,
-    fan, h("span", { class: "count" }, t("tiles", { n: count })),
+    fan, h("span", { class: "count" }, h("span", { class: "words" }, t("tiles", { n: count })),
+      h("span", { class: "figure", "aria-hidden": "true" }, String(count))),
     this.bubbles[seat] ? h("span", { class: "bubble", dataset: { seat } }, this.bubbles[seat].words) : null);
   }
 

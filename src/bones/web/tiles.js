@@ -51,10 +51,13 @@ export function placedTile(first, second, box) {
   return group;
 }
 
-// A standalone upright tile as its own <svg>, for hands and reveals.
+// A standalone upright tile as its own <svg>, for hands and reveals. With a `label` it
+// is an image of that name; without, a picture that what holds it names (a tile's button,
+// a hand's count), hidden from screen readers, which would say nothing of it.
 export function tileSVG(text, { back = false, label = null } = {}) {
   const [a, b] = back ? [0, 0] : text.split("-").map(Number);
-  const svg = el("svg", { viewBox: "0 0 1 2", class: "tile-svg", role: "img" });
+  const svg = el("svg", { viewBox: "0 0 1 2", class: "tile-svg",
+                         ...(label ? { role: "img", "aria-label": label } : { "aria-hidden": "true" }) });
   if (label) el("title", {}, svg).textContent = label;
   svg.appendChild(tileGroup(a, b, { back }));
   return svg;
