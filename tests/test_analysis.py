@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bones import Match, Rules
-from bones.analysis import analyze, frames
+from bones.analysis import analyze, frames, grade_round
 from bones.cli import main
 
 
@@ -58,3 +58,21 @@ def test_bones_analyze(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert "graded by Expert" in out and "costliest mistakes:" in out and "cost" in out
     path.write_text("{}")
     assert main(["analyze", str(path)]) == 2
+
+
+def test_a_cost_is_in_points_of_its_round_whatever_the_match_score() -> None:
+    """A replay showed "cost 124.3" in a game to 50: the grader's bonus for ending the
+    match sat inside the cost. The last round of a match to 50 is graded as the same
+    round is where the match goes on to 150."""
+    short = Match(Rules.preset("draw", target=50), seed=1)
+    while not short.is_over:
+        moves = short.round.legal_moves()
+        short.push(moves[-1] if short.round.turn == 0 else moves[0])
+    long = Match(Rules.preset("draw", target=150), seed=1)
+    for move in (move for played in short.rounds for move in played.moves):
+        long.push(move)
+    last = len(short.rounds) - 1
+    assert not long.is_over and long.deals[last] == short.deals[last]
+    graded = grade_round(short, last)
+    assert graded == grade_round(long, last)
+    assert max(g.loss for g in graded) < 60

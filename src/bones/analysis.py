@@ -1,10 +1,12 @@
 """Looking back at a finished game: every position with every hand shown, and every
 choice graded by a strong bot from the chooser's own view.
 
-A move's grade is the expected points (the side's margin, a round won counting extra,
-and a round that ends the match far more: Expert's ``MATCH_BONUS``) of the move played
-and of the best move, both as the grading bot sees them from the player's view at that
-moment; the difference is what the move cost.
+A move's grade is the expected points of its round (the side's margin, a round won
+counting extra) of the move played and of the best move, both as the grading bot sees
+them from the player's view at that moment; the difference is what the move cost, in
+points a player can weigh against the game's target. The grader leaves out the bonus it
+plays for when a round ends the match (Expert's ``MATCH_BONUS``, as much as a whole
+match): inside a cost it read as "cost 124.3" in a game to 50.
 
 >>> from bones import Match, Rules
 >>> match = Match(Rules.preset("block", target=None), seed=2)
@@ -102,10 +104,9 @@ def analyze(match: Match, level: str = GRADER, seed: int = 0) -> Analysis:
 def grade_round(match: Match, number: int, level: str = GRADER, seed: int = 0) -> list[Grade]:
     """Grade the choices of one round: a game is graded a round at a time, so that work
     on it can stop between rounds (each round's grader has a seed of its own)."""
-    grader = bots.get(level, seed=seed + number)
-    evaluate = getattr(grader, "evaluate", None)
-    if evaluate is None:
+    if not hasattr(bots.get(level), "evaluate"):
         raise ValueError(f"{level} cannot grade moves: it has no evaluate()")
+    evaluate = bots.get(level, seed=seed + number, match_bonus=0.0).evaluate  # type: ignore[attr-defined]
     played = match.rounds[number]
     rnd = played.rewound(0)
     grades = []

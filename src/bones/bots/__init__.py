@@ -9,6 +9,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 from bones.bots.base import Bot
 from bones.bots.easy import EasyBot
 from bones.bots.expert import ExpertBot
@@ -28,10 +30,16 @@ BASELINES: dict[str, type[Bot]] = {"heaviest": HeaviestBot, "master": MasterBot}
 candidate level until it measures stronger than Expert (``bench/RESULTS.md``)."""
 
 
-def get(level: str, seed: int | None = None) -> Bot:
-    """A bot of the given level, deterministic under ``seed``."""
+def get(level: str, seed: int | None = None, **options: Any) -> Bot:
+    """A bot of the given level, deterministic under ``seed``; ``options`` are the level's
+    own settings (Hard's and Expert's ``match_bonus``, say).
+
+    >>> get("expert", seed=1, match_bonus=0.0).match_bonus
+    0.0
+    """
     try:
-        return {**LEVELS, **BASELINES}[level](seed=seed)
+        made = {**LEVELS, **BASELINES}[level]
     except KeyError:
         known = ", ".join([*LEVELS, *BASELINES])
         raise ValueError(f"unknown bot level {level!r}; choose one of {known}") from None
+    return made(seed=seed, **options)

@@ -1284,7 +1284,10 @@ export function setLang(code) {
 const plurals = {};
 
 // A string may have plural forms ({one, few, many, other}), chosen by params.n.
+// A key with no words in the player's language is said in English, or as the key itself,
+// and warned of in the console, where the screen walk's test finds it.
 export function t(key, params = {}) {
+  if (!(key in STRINGS[current])) console.warn(`bones: no ${current} words for "${key}"`);
   let text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   if (typeof text === "object" && !Array.isArray(text)) {
     plurals[current] ||= new Intl.PluralRules(current);
@@ -1299,8 +1302,20 @@ export function t(key, params = {}) {
 // password for a login's 401.
 export function refusal(error, words = {}) {
   const key = words[error.status] ?? (error.code ? `error.${error.code}` : `http.${error.status}`);
-  const said = t(key);
-  return said === key ? error.message : said;
+  return key in STRINGS[current] ? t(key) : error.message;
+}
+
+// A figure as the player's language writes it ("12,5" in German), with `decimals`
+// places and, `signed`, its sign ("+3,0").
+export function figure(n, { decimals = null, signed = false } = {}) {
+  return Number(n).toLocaleString(current, {
+    ...(decimals === null ? {} : { minimumFractionDigits: decimals, maximumFractionDigits: decimals }),
+    ...(signed ? { signDisplay: "exceptZero" } : {}) });
+}
+
+// Expected points, as a hint or a grade gives them: "+3,0".
+export function expected(v) {
+  return figure(v, { decimals: 1, signed: true });
 }
 
 // A move in the player's language: "5-4 links", and a draw or a pass by its word.

@@ -3,10 +3,10 @@
 
 import { drawBoard } from "./board.js";
 import { h } from "./dom.js";
-import { moveText, spoken, t } from "./i18n.js";
+import { expected, figure, moveText, spoken, t } from "./i18n.js";
 import { tileSVG } from "./tiles.js";
 
-const points = (v) => (v > 0 ? `+${v.toFixed(1)}` : v.toFixed(1));
+const cost = (v) => figure(v, { decimals: 1 });
 
 // A step button: on a phone only its arrow shows (its name stays for screen readers).
 const step = (id, before, word, after, onclick) => h("button", { type: "button", id, onclick, "aria-label": word },
@@ -87,8 +87,8 @@ export class ReplayScreen {
     const move = moveText(played);
     if (!this.data.graded) return `${this.name(seat)}: ${move}`;
     if (!grade) return `${this.name(seat)}: ${move} · ${t("noChoice")}`;
-    const values = { name: this.name(seat), move, value: points(grade.value), best: moveText(grade.best),
-                     bestValue: points(grade.best_value), loss: grade.loss.toFixed(1) };
+    const values = { name: this.name(seat), move, value: expected(grade.value), best: moveText(grade.best),
+                     bestValue: expected(grade.best_value), loss: cost(grade.loss) };
     return grade.loss > 0 ? t("graded", values) : t("gradedBest", values);
   }
 
@@ -131,7 +131,7 @@ export class ReplayScreen {
       h("ol", { class: "mistakes", id: "mistakes" }, this.data.mistakes.map((g) => h("li", {},
         h("button", { type: "button", class: `mistake ${this.frameOf(g) === this.at ? "here" : ""}`,
                       dataset: { frame: this.frameOf(g) }, onclick: () => this.go(this.frameOf(g)) },
-          `${t("round", { n: g.round + 1 })} · ${this.name(g.seat)}: ${moveText(g.move)} → ${moveText(g.best)} (−${g.loss.toFixed(1)})`)))));
+          `${t("round", { n: g.round + 1 })} · ${this.name(g.seat)}: ${moveText(g.move)} → ${moveText(g.best)} (−${cost(g.loss)})`)))));
     this.root.replaceChildren(section);
     this.resize.disconnect();
     this.resize.observe(section.querySelector(".board-wrap"));

@@ -1,12 +1,10 @@
 // A display name's statistics (a table and a chart) and its finished games.
 
 import { chart, h } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { figure, lang, t } from "./i18n.js";
 import { api } from "./net.js";
 import { historyChart, ratingsTable } from "./ratings.js";
 
-// A figure as the player's language writes it ("12,5" in German).
-const number = (n) => n.toLocaleString(lang());
 const percent = (row) => (row.games ? Math.round((100 * row.wins) / row.games) : 0);
 
 function statsTable(stats) {
@@ -21,7 +19,7 @@ function statsTable(stats) {
       ? h("tr", { class: "group" }, h("th", { colspan: 6 }, label))
       : h("tr", { dataset: { row: key } },
       h("th", {}, label), h("td", {}, String(row.games)), h("td", {}, String(row.wins)),
-      h("td", {}, String(row.losses)), h("td", {}, `${percent(row)}%`), h("td", {}, number(row.points)))))));
+      h("td", {}, String(row.losses)), h("td", {}, `${percent(row)}%`), h("td", {}, figure(row.points)))))));
 }
 
 // Horizontal bars: the win rate per game and per opponents' level.
@@ -59,7 +57,7 @@ export async function statsScreen(root, name, go, openUpload) {
     stats.total.games ? [statsTable(stats), winRates(stats)] : h("p", {}, t("noGames")),
     h("h2", {}, t("pastGames")),
     h("ul", { class: "game-list" }, games.map((g) => h("li", {},
-      h("span", {}, `${new Date(g.finished).toLocaleString()} · ${t(`variant.${g.variant}`)} · `),
+      h("span", {}, `${new Date(g.finished).toLocaleString(lang())} · ${t(`variant.${g.variant}`)} · `),
       h("span", {}, g.names.map((n) => (n?.startsWith("bot:") ? t(`level.${n.slice(4)}`) : n)).join(", ")),
       h("b", {}, ` ${g.scores.join(" : ")}`),
       " ",

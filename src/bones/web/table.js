@@ -7,7 +7,7 @@ import { h } from "./dom.js";
 import { verifyRecord } from "./fair.js";
 import { absentBadge, justiceButtons, ratingBadge, ratingChanges, seatClock, standIns, tick } from "./fairplay.js";
 import { slideIn, sounds, tellTurn } from "./feel.js";
-import { moveText, refusal, spoken, t } from "./i18n.js";
+import { expected, moveText, refusal, spoken, t } from "./i18n.js";
 import { api, Connection, seats } from "./net.js";
 import { fairLine, headline, roundEnd } from "./roundend.js";
 import { tileSVG } from "./tiles.js";
@@ -186,10 +186,9 @@ export class TableScreen {
 
   showHint(hint) {
     const others = Object.entries(hint.values).filter(([move]) => move !== hint.move).map(([, v]) => v);
-    const points = (v) => (v > 0 ? `+${v.toFixed(1)}` : v.toFixed(1));
     const line = others.length
-      ? t("hintLine", { move: moveText(hint.move), points: points(hint.expected), next: points(Math.max(...others)) })
-      : t("hintOnly", { move: moveText(hint.move), points: points(hint.expected) });
+      ? t("hintLine", { move: moveText(hint.move), points: expected(hint.expected), next: expected(Math.max(...others)) })
+      : t("hintOnly", { move: moveText(hint.move), points: expected(hint.expected) });
     this.hint = { move: hint.move, line };
     this.render();
   }
