@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from bones.server import create_app
 from bones.server.tables.hub import Settings
+from tests.server.chaos import Site
 from tests.server.live import OPEN, Server, close_left_open, sqlite_url
 
 
@@ -111,6 +112,16 @@ def postgres() -> Iterator[tuple[str, Path]]:
     yield url, folder
     pg("stop", folder)
     shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def site(postgres_url: str, redis_url: str) -> Iterator[list[Server]]:
+    """Three app processes and two bot workers over one PostgreSQL and one Redis."""
+    started = Site(postgres_url, redis_url)
+    try:
+        yield started.start().servers
+    finally:
+        started.stop()
 
 
 @pytest.fixture

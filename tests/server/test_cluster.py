@@ -8,24 +8,13 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 
 from bones import Match
-from tests.server.chaos import Site, play_seats, play_through, running
+from tests.server.chaos import play_seats, play_through, running
 from tests.server.live import Message, Server, both_move, play_out
-
-
-@pytest.fixture
-def site(postgres_url: str, redis_url: str) -> Iterator[list[Server]]:
-    started = Site(postgres_url, redis_url)
-    try:
-        yield started.start().servers
-    finally:
-        started.stop()
 
 
 def _seen(messages: list[Message]) -> list[tuple[int, str]]:

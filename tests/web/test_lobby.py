@@ -36,6 +36,8 @@ def test_a_stranger_finds_a_table_in_the_lobby_and_sits_down(web: Server,
     listed.wait_for()  # pushed: no reload
     assert loads == []
     assert "Block game" in listed.inner_text() and "free seat" in listed.inner_text()
+    assert "15 s + 2 min" in listed.inner_text()  # the clock, with the target's line
+    assert "Listed in the lobby" in page.locator("#listed").inner_text()  # the host is told
     stranger.screenshot(path="docs/screenshots/phone-en-lobby.png")
     wide = hosting.new_page()
     wide.goto(f"{web.url}/lobby")
@@ -163,3 +165,27 @@ def _holding(page: Page, held: list[Route], n: int) -> None:
             return
         page.wait_for_timeout(25)
     raise AssertionError(f"{len(held)} requests held, not {n}")
+
+
+def test_the_lobby_shows_who_is_here_and_a_game_to_watch(web: Server, browser: Browser) -> None:
+    """PlayOK's and GameColony's regulars look for how many are on and who: the lobby
+    counts the people here and those playing each game, lists them (those playing
+    first, with their game), and a public game's player links to it."""
+    page = browser.new_page()
+    page.goto(f"{web.url}/lobby")
+    page.wait_for_selector("#here-counts")
+    name = f"Seen{random.randrange(10**6)}"
+    made = web.create("allfives", [{"kind": "human", "me": True},
+                                   {"kind": "bot", "level": "easy"}],
+                      public=True, client=web.account(name))
+    seat = web.socket(made["table"]["id"], made["token"])
+    person = page.locator(f"#people li[data-name={name}]")
+    page.click("#people summary")
+    person.wait_for()
+    assert "All Fives" in person.inner_text()
+    assert "All Fives" in page.locator("#here-counts").inner_text()
+    person.locator(".watch-link").click()
+    page.wait_for_selector("#table[data-status=playing]", state="attached")
+    assert page.url.endswith(f"/t/{made['table']['id']}?watch")
+    seat.close()
+    page.close()

@@ -66,7 +66,9 @@ async function route() {
   const open = (token) => {
     screen = new TableScreen(root, tableId, token, { go });
   };
+  // `?watch` (the lobby's links to games being played) opens it to watch, as a spectator.
   if (seat) open(seat.token);
+  else if (new URLSearchParams(location.search).has("watch")) open(null);
   else joinScreen(root, tableId, go, () => open(null));
 }
 

@@ -2,7 +2,7 @@
 
 import { me } from "./account.js";
 import { fill, h, radioPill } from "./dom.js";
-import { refusal, t } from "./i18n.js";
+import { clockText, refusal, t } from "./i18n.js";
 import { api, seats } from "./net.js";
 import { playNowLink } from "./play.js";
 
@@ -101,8 +101,7 @@ export function newGame(root, variants, go, preset = null) {
 }
 
 // Time controls for tables with people: seconds a move + a bank of seconds.
-const CLOCKS = ["15+120", "30+300", "60+600"].map((value) => [value, () => value.split("+").map(Number)
-  .map((s) => (s >= 60 ? t("minutesN", { n: s / 60 }) : t("secondsN", { n: s }))).join(" + ")]);
+const CLOCKS = ["15+120", "30+300", "60+600"].map((value) => [value, () => clockText(...value.split("+").map(Number))]);
 const chosenClock = (choice) => choice.clock ?? CLOCKS[0][0];
 const otherSeats = (choice) => Array.from({ length: choice.players - 1 }, (_, i) => choice.levels[i] || "medium");
 const hasFriends = (choice) => otherSeats(choice).includes("friend");

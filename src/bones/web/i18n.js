@@ -204,6 +204,12 @@ const STRINGS = {
     playingTables: "Games being played",
     noOpenTables: "No table waits for players: make one and list it in the lobby.",
     noGamesPlaying: "No public game is being played.",
+    onlineN: { one: "{n} player online", other: "{n} players online" },
+    playingNow: "Playing now",
+    whoIsHere: "Who is here",
+    notPlaying: "not playing",
+    listed: "Listed in the lobby: anyone may take a free seat.",
+    notListed: "Only those with your invite link can take a seat.",
     freeSeat: "free seat",
     rated: "rated",
     ratedSignUp: "Rated: sign up to play",
@@ -517,6 +523,12 @@ const STRINGS = {
     playingTables: "Laufende Spiele",
     noOpenTables: "Kein Tisch wartet auf Spieler: erstelle einen und zeige ihn in der Lobby.",
     noGamesPlaying: "Gerade läuft kein öffentliches Spiel.",
+    onlineN: { one: "{n} Spieler online", other: "{n} Spieler online" },
+    playingNow: "Spielen gerade",
+    whoIsHere: "Wer ist da",
+    notPlaying: "spielt nicht",
+    listed: "In der Lobby gelistet: jeder kann einen freien Platz nehmen.",
+    notListed: "Nur wer deinen Einladungslink hat, kann sich setzen.",
     freeSeat: "freier Platz",
     rated: "gewertet",
     ratedSignUp: "Gewertet: registriere dich, um mitzuspielen",
@@ -830,6 +842,12 @@ const STRINGS = {
     playingTables: "Trwające gry",
     noOpenTables: "Żaden stół nie czeka na graczy: utwórz jeden i pokaż go w poczekalni.",
     noGamesPlaying: "Nie trwa żadna publiczna gra.",
+    onlineN: { one: "{n} gracz online", few: "{n} graczy online", many: "{n} graczy online", other: "{n} gracza online" },
+    playingNow: "Grają teraz",
+    whoIsHere: "Kto jest online",
+    notPlaying: "nie gra",
+    listed: "Stół widać w poczekalni: każdy może zająć wolne miejsce.",
+    notListed: "Usiąść mogą tylko osoby z twoim linkiem.",
     freeSeat: "wolne miejsce",
     rated: "rankingowa",
     ratedSignUp: "Rankingowa: zarejestruj się, by zagrać",
@@ -1143,6 +1161,12 @@ const STRINGS = {
     playingTables: "Идущие партии",
     noOpenTables: "Ни один стол не ждёт игроков: создайте свой и покажите его в лобби.",
     noGamesPlaying: "Сейчас нет открытых партий.",
+    onlineN: { one: "{n} игрок онлайн", few: "{n} игрока онлайн", many: "{n} игроков онлайн", other: "{n} игрока онлайн" },
+    playingNow: "Сейчас играют",
+    whoIsHere: "Кто здесь",
+    notPlaying: "не играет",
+    listed: "Стол виден в лобби: любой может занять свободное место.",
+    notListed: "Сесть могут только те, у кого есть ваша ссылка.",
     freeSeat: "свободно",
     rated: "рейтинговая",
     ratedSignUp: "Рейтинговая: зарегистрируйтесь, чтобы играть",
@@ -1311,6 +1335,11 @@ export function figure(n, { decimals = null, signed = false } = {}) {
   return Number(n).toLocaleString(current, {
     ...(decimals === null ? {} : { minimumFractionDigits: decimals, maximumFractionDigits: decimals }),
     ...(signed ? { signDisplay: "exceptZero" } : {}) });
+}
+
+// A clock in words: "15 s + 2 min" (seconds a move, then the bank).
+export function clockText(clock, bank) {
+  return [clock, bank].map((s) => (s >= 60 ? t("minutesN", { n: s / 60 }) : t("secondsN", { n: s }))).join(" + ");
 }
 
 // Expected points, as a hint or a grade gives them: "+3,0".

@@ -3,15 +3,16 @@
 import { me } from "./account.js";
 import { ChatBox } from "./chat.js";
 import { h } from "./dom.js";
-import { refusal, t } from "./i18n.js";
+import { clockText, refusal, t } from "./i18n.js";
 import { api, Connection, seats } from "./net.js";
 import { playNowLink } from "./play.js";
 
-// The rules in a few words: game, players, target, options.
-function rulesLine(table) {
+// The rules in a few words: game, players, target, clock, options.
+export function rulesLine(table) {
   const r = table.rules;
   const parts = [t(`variant.${table.variant}`), t("playersN", { n: r.players }),
     r.target === null ? t("singleRound") : t("points", { n: r.target })];
+  if (table.clock) parts.push(clockText(table.clock, table.bank));
   if (r.blocked_scoring === "others" && ["draw", "block"].includes(table.variant)) parts.push(t("blocked.others"));
   if (r.opening_every_round) parts.push(t("openingEveryRound"));
   if (table.rated) parts.push(t("rated"));
@@ -49,6 +50,25 @@ export class LobbyScreen {
     }
   }
 
+  // How many are here and play each game, and who (those playing first), pushed live.
+  here(message) {
+    const games = Object.entries(message.playing_by_game).map(([v, n]) => `${t(`variant.${v}`)} ${n}`);
+    const person = (p) => h("li", { class: "person", dataset: { name: p.name } },
+      h("span", { class: "name" }, p.name), p.rating ? h("small", {}, ` ${p.rating}`) : null, " ",
+      p.playing ? h("span", { class: "badge" }, t(`variant.${p.variant}`)) : h("small", { class: "idle" }, t("notPlaying")),
+      p.table ? h("a", { href: `/t/${p.table}?watch`, class: "watch-link", onclick: (e) => {
+        e.preventDefault();
+        this.go(`/t/${p.table}?watch`);
+      } }, t("watch")) : null);
+    return h("section", { class: "here", id: "here" },
+      h("p", { id: "here-counts" }, t("onlineN", { n: message.online }),
+        games.length ? ` · ${t("playingNow")}: ${games.join(", ")}` : ""),
+      message.people.length ? h("details", { id: "people", open: this.peopleOpen || null,
+                                              ontoggle: (e) => { this.peopleOpen = e.target.open; } },
+        h("summary", {}, t("whoIsHere")),
+        h("ul", { class: "people" }, message.people.map(person))) : null);
+  }
+
   render(message) {
     const row = (table, action) => h("li", { class: "lobby-table", dataset: { table: table.id } },
       h("div", { class: "rules-line" }, rulesLine(table)),
@@ -57,6 +77,7 @@ export class LobbyScreen {
     const mayJoin = (table) => !table.rated || (me() && !me().guest);
     this.root.replaceChildren(this.chat.element, h("section", { class: "lobby", id: "lobby" },
       h("h1", {}, t("lobby")),
+      this.here(message),
       playNowLink(this.go, "play-now-lobby"),
       h("p", { class: "form-error", role: "alert" }),
       h("h2", {}, t("openTables")),
@@ -67,7 +88,7 @@ export class LobbyScreen {
       h("h2", {}, t("playingTables")),
       message.playing.length ? h("ul", { class: "lobby-list", id: "playing-tables" }, message.playing.map((table) =>
         row(table, h("button", { type: "button", class: "watch-button",
-          onclick: () => this.go(`/t/${table.id}`) }, t("watch")))))
+          onclick: () => this.go(`/t/${table.id}?watch`) }, t("watch")))))
         : h("p", {}, t("noGamesPlaying"))));
   }
 

@@ -8,6 +8,7 @@ import { verifyRecord } from "./fair.js";
 import { absentBadge, justiceButtons, ratingBadge, ratingChanges, seatClock, standIns, tick } from "./fairplay.js";
 import { slideIn, sounds, tellTurn } from "./feel.js";
 import { expected, moveText, refusal, spoken, t } from "./i18n.js";
+import { rulesLine } from "./lobby.js";
 import { api, Connection, seats } from "./net.js";
 import { fairLine, headline, roundEnd } from "./roundend.js";
 import { tileSVG } from "./tiles.js";
@@ -323,7 +324,9 @@ export class TableScreen {
     const table = this.message.table;
     this.root.replaceChildren(h("section", { id: "table", class: "waiting", dataset: { status: "waiting" } },
       h("h1", {}, t(`variant.${table.variant}`)),
+      h("p", { class: "rules-line" }, rulesLine(table)),
       h("p", {}, t("waiting")),
+      h("p", { id: "listed" }, t(table.public ? "listed" : "notListed")),
       h("ul", { class: "seat-list" }, table.seats.map((s, i) => h("li", {},
         `${t("seat", { n: i + 1 })}: ${s.kind === "bot" ? t(`level.${s.level}`) : s.name || "—"}`))),
       this.inviteButton(),

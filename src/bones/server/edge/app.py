@@ -35,6 +35,7 @@ from bones.server.edge.seek import seek_router
 from bones.server.edge.sockets import sockets_router
 from bones.server.edge.tables import tables_router
 from bones.server.meeting.lobby import Lobby
+from bones.server.meeting.presence import Presence
 from bones.server.meeting.seeking import Seeker
 from bones.server.people.accounts import Accounts, forget_guests
 from bones.server.people.hashing import Crowded
@@ -58,7 +59,9 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     hub = Hub(Store(db), settings)
     analyses = Analyses()
     ratings = hub.ratings
-    lobby = Lobby(hub.public_tables, ratings, hub.chat, hub.allowance, hub.settings.redis)
+    presence = Presence(hub.playing_here, hub.settings.redis)
+    lobby = Lobby(hub.public_tables, ratings, hub.chat, hub.allowance, presence,
+                  hub.settings.redis)
     hub.on_listing = lobby.changed
     seeker = Seeker(hub, ratings, hub.settings.redis)
     accounts = Accounts(hub.store.engine)
@@ -67,11 +70,13 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.load()
         lobby.start()
+        presence.start()
         await seeker.start()
         forgetting = asyncio.create_task(forget_guests(accounts))
         yield
         forgetting.cancel()
         await seeker.close()
+        presence.close()
         lobby.close()
         await hub.close()
         analyses.close()
@@ -100,7 +105,8 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
         app.add_exception_handler(refusal, partial(_refused, status, retry))
 
     app.state.accounts = accounts  # who a request comes from (auth.caller)
-    routers = [sockets_router(hub, lobby, seeker), accounts_router(accounts, hub.settings),
+    routers = [sockets_router(hub, lobby, seeker, presence),
+               accounts_router(accounts, hub.settings),
                profiles_router(hub.store, accounts), tables_router(hub, accounts),
                games_router(hub, analyses), operator_router(hub, analyses),
                seek_router(seeker)]

@@ -20,6 +20,7 @@ from bones.server.edge.auth import (
     viewer,
 )
 from bones.server.meeting.lobby import Lobby
+from bones.server.meeting.presence import Presence
 from bones.server.meeting.seeking import Seeker
 from bones.server.tables.hub import Hub
 
@@ -27,25 +28,30 @@ __all__ = ["sockets_router"]
 
 log = logging.getLogger("bones.server")
 
-def sockets_router(hub: Hub, lobby: Lobby, seeker: Seeker) -> APIRouter:
-    """The sockets' routes."""
+def sockets_router(hub: Hub, lobby: Lobby, seeker: Seeker, presence: Presence) -> APIRouter:
+    """The sockets' routes; whoever opens one is here (``presence``) while it is open."""
     router = APIRouter()
 
     @router.websocket("/ws/lobby")
     async def lobby_socket(ws: WebSocket) -> None:
         """The lobby's list of public tables, pushed at once and on every change."""
-        await _served(ws, lobby.serve(ws, client_address(ws), await viewer(ws)))
+        who = await viewer(ws)
+        with presence.present(who):
+            await _served(ws, lobby.serve(ws, client_address(ws), who))
 
     @router.websocket("/ws/seek/{ticket}")
     async def seek_socket(ws: WebSocket, ticket: str) -> None:
         """A quick-match ticket: where it stands every second, then your seat."""
-        await _served(ws, seeker.serve(ws, ticket, client_address(ws), await viewer(ws)))
+        who = await viewer(ws)
+        with presence.present(who):
+            await _served(ws, seeker.serve(ws, ticket, client_address(ws), who))
 
     @router.websocket("/ws/{table_id}")
     async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None,
                           invite: str | None = None) -> None:
-        await _served(ws, hub.connect(ws, table_id, token, client_address(ws), await viewer(ws),
-                                      invite))
+        who = await viewer(ws)
+        with presence.present(who):
+            await _served(ws, hub.connect(ws, table_id, token, client_address(ws), who, invite))
 
     return router
 

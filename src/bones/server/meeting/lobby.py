@@ -8,6 +8,9 @@ per move. With other processes (``--redis``) the list itself is Redis's (the clu
 which every process's lobby listens to.
 
 Each seated player is shown with their rating in the table's variant and player count.
+With the tables come who is here (:mod:`bones.server.meeting.presence`): how many, how
+many play each game, and the first :data:`SHOWN` of them, those playing first, each
+with their rating in the game they play and, at a public table, its id to watch.
 
 The lobby has a chat (:mod:`bones.server.people.chat`): a line said at any process is kept, then
 heard by every lobby socket (with others, over the channel ``bones:lobby:chat``); a
@@ -18,11 +21,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis
 
+from bones.server.meeting.presence import Presence
 from bones.server.people.chat import Chat
 from bones.server.people.players import Player
 from bones.server.people.ratings import Ratings
@@ -53,9 +58,11 @@ class Lobby:
     """Lobby sockets of this process, and what they are sent."""
 
     def __init__(self, tables: Callable[[int, int], Awaitable[list[TableInfo]]],
-                 ratings: Ratings, chat: Chat, allowance: Allowance,
+                 ratings: Ratings, chat: Chat, allowance: Allowance, presence: Presence,
                  redis_url: str | None = None) -> None:
         self.tables, self.ratings, self.chat = tables, ratings, chat
+        self.presence = presence
+        presence.on_change = self.changed
         self.allowance = allowance
         self.redis = None if redis_url is None else connect(redis_url)
         self.sockets: set[Socket] = set()
@@ -130,17 +137,25 @@ class Lobby:
 
     async def snapshot(self) -> LobbyMessage:
         """The public tables: those with free seats, and those being played (to watch);
-        each seated player with their rating."""
+        each seated player with their rating; and who is here."""
         tables = await self.tables(SHOWN, 0)
+        everyone = self.presence.everyone
+        people = sorted(everyone, key=lambda h: (not h.playing, h.name.casefold()))[:SHOWN]
         wanted = {(seat.name, t.variant, len(t.seats)) for t in tables for seat in t.seats
-                  if seat.kind == "human" and seat.name}
+                  if seat.kind == "human" and seat.name} | {
+            (h.name, h.variant, h.players) for h in people if h.variant and h.players}
         rated = await asyncio.to_thread(self.ratings.shown, wanted) if wanted else {}
         for table in tables:  # copies: a table's own seat models are shared by its messages
             table.seats = [seat.model_copy(update={"rating": rated.get(
                 (seat.name, table.variant, len(table.seats)))}) if seat.name else seat
                 for seat in table.seats]
-        return LobbyMessage(open=[t for t in tables if t.status == "waiting"],
-                            playing=[t for t in tables if t.status != "waiting"])
+        return LobbyMessage(
+            open=[t for t in tables if t.status == "waiting"],
+            playing=[t for t in tables if t.status != "waiting"],
+            online=len(everyone),
+            playing_by_game=dict(Counter(h.variant for h in everyone if h.variant)),
+            people=[h.model_copy(update={"rating": rated.get((h.name, h.variant, h.players))})
+                    if h.variant and h.players else h for h in people])
 
     async def _push(self) -> None:
         while True:

@@ -35,6 +35,7 @@ __all__ = [
     "ChatReport",
     "CreateTable",
     "GameSummary",
+    "Here",
     "HumanSeat",
     "JoinTable",
     "Joined",
@@ -266,15 +267,35 @@ class ChatReport(BaseModel):
                       AfterValidator(lambda text: clean_text(text, angles=True))]
 
 
+class Here(BaseModel):
+    """Someone with a page of bones open (a socket), and the game they play, if any."""
+
+    name: str
+    guest: bool = False
+    playing: bool = False
+    """Seated at a table whose match is on."""
+    table: str | None = None
+    """That table's id, if it is public (to watch); a private table is not named."""
+    variant: str | None = None
+    players: int | None = None
+    rating: int | None = None
+    """Their rating in the game they play, if they have one."""
+
+
 class LobbyMessage(BaseModel):
     """The lobby's list, sent on ``/ws/lobby`` at once and after each change: public
     tables with free seats (``open``) and those being played, to watch (``playing``),
-    newest first."""
+    newest first; and who is here: how many (``online``), how many play each game
+    (``playing_by_game``), and the first of them by name, those playing first
+    (``people``)."""
 
     v: Literal[1] = VERSION
     type: Literal["lobby"] = "lobby"
     open: list[TableInfo]
     playing: list[TableInfo]
+    online: int = 0
+    playing_by_game: dict[str, int] = {}
+    people: list[Here] = []
 
 
 class GameSummary(BaseModel):

@@ -383,6 +383,11 @@ class Hub:
                 return None
         return None if live is None else showing.info(live.table)
 
+    def playing_here(self) -> list[TableInfo]:
+        """What anyone may know of this process's tables whose match is on."""
+        return [showing.info(t.table) for t in list(self.tables.values())
+                if t.table.status in ("playing", "between")]
+
     async def public_tables(self, limit: int, offset: int) -> list[TableInfo]:
         """Public tables not yet over, newest first: this process's, or with others
         every process's (the shared list)."""
