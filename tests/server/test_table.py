@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from bones.fair import FairDeck, FairnessError
 from bones.rules import PLAYERS, Rules
 from bones.server.meeting.lobby import Lobby
+from bones.server.meeting.presence import Presence
 from bones.server.protocol import TableInfo
 from bones.server.store.records import Event, SavedTable
 from bones.server.tables import endings, showing
@@ -206,7 +207,8 @@ def test_the_lobbys_ratings_stay_out_of_the_tables_own_messages() -> None:
     async def tables(limit: int, offset: int) -> list[TableInfo]:
         return [showing.info(table)]
 
-    lobby = Lobby(tables, Ratings(), chat=None, allowance=None)  # type: ignore[arg-type]
+    lobby = Lobby(tables, Ratings(), chat=None, allowance=None,  # type: ignore[arg-type]
+                  presence=Presence(list))
     listed = asyncio.run(lobby.snapshot())
     assert listed.open[0].seats[0].rating == 1612
     assert showing.info(table).seats[0].rating is None
