@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bones import bots
+from bones.configuration import ConfigError, configured, without_password
 from bones.match import Match
 from bones.moves import IllegalMove
 from bones.record import RecordError, load
@@ -56,13 +57,16 @@ TUNED = {
     "tables_per_address": "unfinished tables one address may create",
     "sockets_per_address": "WebSockets one address may hold open at once",
     "think_floor": "seconds Hard and Expert take at least, so timing tells nothing",
-    "bot_workers": "processes Hard and Expert think in (0: the server's threads)",
+    "bot_workers": "processes Hard and Expert think in (0: the server's threads; "
+                   "default: one a core but one)",
     "bot_timeout": "seconds a bot's job waits on the Redis queue before the server does it",
     "linger": "seconds a finished table stays in memory once nobody watches",
     "waiting_ttl": "seconds a table may wait for its players before it closes",
 }
 """The server settings ``bones serve`` takes as flags (``--rest-rate`` for ``rest_rate``),
 each defaulting to ``Settings``'."""
+BY_MACHINE = frozenset({"bot_workers"})
+"""Settings whose default depends on the machine: left to ``Settings`` when not given."""
 
 
 PING = 5.0
@@ -75,17 +79,24 @@ HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
 def parser() -> argparse.ArgumentParser:
+    """The ``bones`` command's parser."""
+    return parsers()[0]
+
+
+def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The ``bones`` command's parser, and those of its commands that take their options
+    from the environment and a file too (``bones.configuration``)."""
     top = argparse.ArgumentParser(prog="bones", description="Dominoes with exact rules.")
     commands = top.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the game server and the web app")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="the port to listen on")
     serve.add_argument("--db", default=None,
                        help="SQLAlchemy URL of the store (default sqlite:///bones.db)")
     for name, text in TUNED.items():
         default = getattr(Settings, name)
-        serve.add_argument(f"--{name.replace('_', '-')}", type=type(default), default=default,
-                           help=text)
+        serve.add_argument(f"--{name.replace('_', '-')}", type=type(default),
+                           default=None if name in BY_MACHINE else default, help=text)
     serve.add_argument("--origin", action="append", default=[],
                        help="another origin whose pages may use this server (repeatable), "
                        "e.g. https://bones.example behind a proxy")
@@ -99,7 +110,11 @@ def parser() -> argparse.ArgumentParser:
                        "(comma-separated addresses, or *)")
     worker = commands.add_parser("worker", help="think for the bots of servers using a Redis")
     worker.add_argument("--redis", required=True, metavar="URL", help="the servers' Redis")
-    worker.add_argument("--processes", type=int, default=os.cpu_count() or 1,
+    for command in (serve, worker):
+        command.add_argument("--config", default=None, metavar="FILE",
+                             help="a TOML file whose [serve] or [worker] table sets options "
+                             "(BONES_CONFIG); each option is also BONES_<OPTION>")
+    worker.add_argument("--processes", type=int, default=None,
                         help="jobs worked on at once (default: one a core)")
     reports = commands.add_parser("reports", help="list the chat lines players reported")
     reports.add_argument("--db", default=None,
@@ -135,11 +150,16 @@ def parser() -> argparse.ArgumentParser:
                             "workers, or the cluster at ADDRESS (pip install 'bones[research]')")
     arena.add_argument("--csv", default="arena.csv")
     arena.add_argument("--png", default="arena.png")
-    return top
+    return top, {"serve": serve, "worker": worker}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    top, configurable = parsers()
+    try:
+        args = configured(top, configurable, list(sys.argv[1:] if argv is None else argv))
+    except ConfigError as error:
+        print(f"bones: {error}", file=sys.stderr)
+        return 2
     if args.command == "replay":
         return replay(args.record)
     if args.command == "arena":
@@ -147,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         return serve(args)
     if args.command == "worker":
-        return worker(args.redis, args.processes)
+        return worker(args.redis, args.processes or os.cpu_count() or 1)
     if args.command == "analyze":
         return analyze(args.record, args.top, args.all)
     if args.command == "verify":
@@ -235,7 +255,8 @@ def serve(args: argparse.Namespace) -> int:
     from bones.server.edge.memory import settle
     from bones.server.protocol import MAX_FRAME
 
-    settings = Settings(**{name: getattr(args, name) for name in TUNED},
+    settings = Settings(**{name: getattr(args, name) for name in TUNED
+                           if getattr(args, name) is not None},
                         burst=max(Settings.burst, int(args.rate * 3)),
                         origins=tuple(args.origin), redis=args.redis,
                         metrics_from=tuple(args.metrics_from.split(",")) if args.metrics_from
@@ -260,7 +281,8 @@ def worker(url: str, processes: int) -> int:
 
     crew = Crew(url, processes)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    print(f"bones worker: {processes} processes taking jobs from {url}", flush=True)
+    print(f"bones worker: {processes} processes taking jobs from {without_password(url)}",
+          flush=True)
     try:
         while True:
             crew.check()
