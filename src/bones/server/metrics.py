@@ -1,6 +1,8 @@
 """What an operator watches, in Prometheus' format at ``/metrics``: how long a human's
-move takes to reach everyone, store writes, the bots' thinking and how many decisions
-wait, and how many tables, sockets and analyses there are.
+move takes to reach everyone, store writes and the store's failures, the bots' thinking,
+how many decisions wait and how many workers take them, whether the server is ready,
+how many tables, sockets and analyses there are, and the process's memory and CPU
+(``process_*``). ``deploy/prometheus`` alerts on them; ``deploy/grafana`` draws them.
 
 Each server has a registry of its own, so that several apps in one process (tests) do
 not share their figures.
@@ -15,7 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from prometheus_client import CollectorRegistry, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+)
 
 __all__ = ["CONTENT_TYPE", "Metrics"]
 
@@ -42,6 +51,10 @@ class Metrics:
                              buckets=FAST, registry=self.registry)
         self.thinking = Gauge("bones_bot_jobs", "Bot decisions and hints asked for and not "
                               "yet answered (running or queued)", registry=self.registry)
+        self.store_errors = Counter("bones_store_errors", "Reads and writes the store "
+                                    "failed (each failed write is refused to its player)",
+                                    registry=self.registry)
+        ProcessCollector(registry=self.registry)
 
     def watch(self, name: str, text: str, read: Callable[[], float]) -> None:
         Gauge(name, text, registry=self.registry).set_function(read)

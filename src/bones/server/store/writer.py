@@ -75,12 +75,13 @@ class _Job:
 
 class Writer:
     """Writes to ``store``, in the order they are handed over; ``observe`` hears each
-    transaction's seconds (the server's histogram)."""
+    transaction's seconds (the server's histogram), ``failed`` each write that failed."""
 
     def __init__(self, store: Store,
-                 observe: Callable[[float], None] = lambda seconds: None) -> None:
+                 observe: Callable[[float], None] = lambda seconds: None,
+                 failed: Callable[[], None] = lambda: None) -> None:
         self.store = store
-        self.observe = observe
+        self.observe, self.failed = observe, failed
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._connection: Connection | None = None
@@ -128,6 +129,7 @@ class Writer:
         try:
             future.set_result(call())
         except Exception as error:
+            self.failed()
             future.set_exception(error)
         return future
 
@@ -152,6 +154,7 @@ class Writer:
         try:
             result = job.call()
         except Exception as error:
+            self.failed()
             _settle([job], None, error)
         else:
             _settle([job], result, None)
@@ -168,6 +171,8 @@ class Writer:
                 self._alone(job)
             return
         except Exception as error:  # the database's: the same for every table
+            for _ in jobs:
+                self.failed()
             _settle(jobs, None, error)
             return
         _settle(jobs, None, None)

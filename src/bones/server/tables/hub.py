@@ -83,7 +83,7 @@ class Hub:
         # holds up another, and no search holds the GIL of the process serving sockets.
         self.readers = ThreadPoolExecutor(4, thread_name_prefix="bones-store")
         self.metrics = Metrics()
-        self.writer = Writer(store, self.metrics.write.observe)
+        self.writer = Writer(store, self.metrics.write.observe, self.metrics.store_errors.inc)
         settings = self.settings
         self.brains: Brains | Fleet = (
             Fleet(settings.redis, settings.bot_workers, settings.bot_timeout) if settings.redis
@@ -92,6 +92,11 @@ class Hub:
                            "writer and not yet begun", lambda: self.writer.waiting)
         self.metrics.watch("bones_tables", "Tables in this process's memory",
                            lambda: len(self.tables))
+        self.metrics.watch("bones_bot_workers", "Bot worker processes taking jobs (with "
+                           "Redis: every machine's, heard from in the last 5 s)",
+                           lambda: self.brains.live_workers)
+        self.metrics.watch("bones_ready", "1 once this process has loaded its tables and "
+                           "may take players", lambda: float(self._sweeper is not None))
         self.allowance = Allowance(settings.rate, settings.burst, settings.patience,
                                    settings.sockets_per_address)
         """What each address's sockets may do, every kind of socket of this process's."""

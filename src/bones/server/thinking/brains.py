@@ -69,6 +69,8 @@ class Brains:
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
+        self.live_workers = workers
+        """The processes thinking (as ``Fleet.live_workers`` counts a site's)."""
         self.fallback = ThreadPoolExecutor(2, thread_name_prefix="bones-bots")
         self._pool = Pool(workers)
 

@@ -46,6 +46,10 @@ log = logging.getLogger("bones.server")
 PEOPLE, BOTS = "bones:jobs:people", "bones:jobs:bots"
 """The two queues: decisions at tables with a person, and at tables of bots alone."""
 GROUP = "workers"
+WORKERS = "bones:workers"
+"""Each worker's last sign of life (a sorted set: its name, scored by the time) ..."""
+ALIVE = 5.0
+"""... within this many seconds, for the site's count of workers (``bones_bot_workers``)."""
 RECLAIM = 5.0
 """Seconds a job may stay with one worker before another takes it (Expert's slowest
 decision takes about 3 s)."""
@@ -70,8 +74,12 @@ def work(url: str, stop: threading.Event | None = None) -> None:
     name = f"{socket.gethostname()}:{os.getpid()}"
     _groups(client)
     brains.prepare()
+    beat = 0.0
     while stop is None or not stop.is_set():
         try:
+            if time.monotonic() - beat >= 1:  # alive, for the servers' count
+                client.zadd(WORKERS, {name: time.time()})
+                beat = time.monotonic()
             taken = _reclaim(client, name) or _take(client, name)
             for stream, entry, fields in taken:
                 _answer(client, stream, entry, fields)
@@ -164,6 +172,9 @@ class Fleet:
         self.crew = Crew(url, workers)
         self.fallback = ThreadPoolExecutor(2, thread_name_prefix="bones-bots")
         self.asked: dict[str, asyncio.Future[Any]] = {}
+        self.live_workers = 0
+        """Workers of every machine heard from in the last ``ALIVE`` seconds."""
+        self._counted = 0.0
         self._listener: asyncio.Task[None] | None = None
         self._chores: set[asyncio.Task[None]] = set()
 
@@ -226,6 +237,18 @@ class Fleet:
                 if waiting is not None and not waiting.done():
                     waiting.set_result(message["answer"])
             self.crew.check()
+            await self._count()
+
+    async def _count(self) -> None:
+        """Every ``ALIVE`` seconds: the workers alive now; those long gone forgotten."""
+        if time.monotonic() - self._counted < ALIVE:
+            return
+        self._counted = time.monotonic()
+        try:
+            self.live_workers = await self.redis.zcount(WORKERS, time.time() - ALIVE, "+inf")
+            await self.redis.zremrangebyscore(WORKERS, "-inf", time.time() - 3600)
+        except redis.RedisError as error:
+            log.warning("counting the bot workers failed: %s", error)
 
     def close(self) -> None:
         if self._listener is not None:
