@@ -7,11 +7,13 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import threading
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 import redis
 
@@ -128,3 +130,15 @@ def test_a_bad_job_is_dropped_not_fatal(redis_url: str, broken: str) -> None:
     assert len(taken) == 1
     fleet._answer(client, *taken[0])
     assert client.xlen(fleet.PEOPLE) == 0
+
+
+def test_the_site_counts_its_bot_workers(site: list[Server]) -> None:
+    """``bones_bot_workers``: every worker process of the site heard from in the last
+    five seconds, as each app process counts them (the alert on "no worker" reads it)."""
+    deadline = time.monotonic() + 30
+    counted = 0.0
+    while time.monotonic() < deadline and counted < 2:
+        text = httpx.get(f"{site[0].url}/metrics").text
+        counted = float(re.search(r"^bones_bot_workers (\S+)$", text, re.M)[1])  # type: ignore[index]
+        time.sleep(0.5)
+    assert counted >= 2  # the site's two `bones worker`s at least

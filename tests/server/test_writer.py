@@ -56,7 +56,7 @@ def test_a_number_taken_twice_refuses_that_table_alone(
         store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Three tables' moves wait while a commit is under way and go in the next one
     together; one of them was written by another owner first, so that commit fails, and
-    each is tried again alone: only the stale one is refused."""
+    each is tried again alone: only the stale one is refused, and counted as a failure."""
     store = _store(store_url, 4)
     store.append("t1", 0, [("move", 0, {"move": "stale"})])  # another owner got there first
     batches: list[int] = []
@@ -69,7 +69,8 @@ def test_a_number_taken_twice_refuses_that_table_alone(
         moves(connection, appends)
 
     monkeypatch.setattr(store, "append_moves", slow)
-    writer = Writer(store)
+    failures: list[int] = []
+    writer = Writer(store, failed=lambda: failures.append(1))
 
     async def play() -> list[BaseException | None]:
         first = writer.append("t3", 0, [("move", 0, {"move": "first"})])
@@ -84,6 +85,7 @@ def test_a_number_taken_twice_refuses_that_table_alone(
     writer.close()
     assert results[0] is None and results[2] is None
     assert isinstance(results[1], IntegrityError)
+    assert failures == [1]  # the operator's count of refused writes (/metrics)
     assert _logs(store) == {"t0": [(0, "mine")], "t1": [(0, "stale")], "t2": [(0, "mine")],
                             "t3": [(0, "first")]}
     # SQLite's writes are made in place, one at a time (no thread, nothing to group).

@@ -73,13 +73,11 @@ def work(url: str, stop: threading.Event | None = None) -> None:
     client = redis.Redis.from_url(url)
     name = f"{socket.gethostname()}:{os.getpid()}"
     _groups(client)
+    threading.Thread(target=_beat, args=(client, name, stop), name="bones-beat",
+                     daemon=True).start()
     brains.prepare()
-    beat = 0.0
     while stop is None or not stop.is_set():
         try:
-            if time.monotonic() - beat >= 1:  # alive, for the servers' count
-                client.zadd(WORKERS, {name: time.time()})
-                beat = time.monotonic()
             taken = _reclaim(client, name) or _take(client, name)
             for stream, entry, fields in taken:
                 _answer(client, stream, entry, fields)
@@ -88,6 +86,15 @@ def work(url: str, stop: threading.Event | None = None) -> None:
             time.sleep(1)
             with contextlib.suppress(redis.RedisError):
                 _groups(client)
+
+
+def _beat(client: redis.Redis, name: str, stop: threading.Event | None) -> None:
+    """Say every second that this worker is alive (preparing, thinking or waiting), for
+    the servers' count of workers."""
+    while stop is None or not stop.is_set():
+        with contextlib.suppress(redis.RedisError):
+            client.zadd(WORKERS, {name: time.time()})
+        time.sleep(1)
 
 
 def _take(client: redis.Redis, name: str) -> list[Taken]:
