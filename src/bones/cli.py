@@ -27,6 +27,8 @@ from bones.match import Match
 from bones.moves import IllegalMove
 from bones.record import RecordError, load
 from bones.rules import TARGETS, VARIANTS, Rules
+from bones.server.logs import FORMATS
+from bones.server.logs import setup as setup_log
 from bones.server.tables.hub import Settings
 from bones.text import describe_rules, final_line, replay_lines, result_line, score_text, table_line
 
@@ -111,6 +113,9 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     worker = commands.add_parser("worker", help="think for the bots of servers using a Redis")
     worker.add_argument("--redis", required=True, metavar="URL", help="the servers' Redis")
     for command in (serve, worker):
+        command.add_argument("--log-format", choices=FORMATS, default="text",
+                             help="the log as lines of text, or JSON lines with the table, "
+                             "the seat and the request")
         command.add_argument("--config", default=None, metavar="FILE",
                              help="a TOML file whose [serve] or [worker] table sets options "
                              "(BONES_CONFIG); each option is also BONES_<OPTION>")
@@ -167,6 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         return serve(args)
     if args.command == "worker":
+        setup_log(args.log_format)
         return worker(args.redis, args.processes or os.cpu_count() or 1)
     if args.command == "analyze":
         return analyze(args.record, args.top, args.all)
@@ -261,12 +267,13 @@ def serve(args: argparse.Namespace) -> int:
                         origins=tuple(args.origin), redis=args.redis,
                         metrics_from=tuple(args.metrics_from.split(",")) if args.metrics_from
                         else Settings.metrics_from)
+    setup_log(args.log_format)
     app = create_app(args.db or DEFAULT_DB, settings)
     settle()
     print(f"bones: open http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_FRAME,
                 ws_ping_interval=PING, ws_ping_timeout=PING,
-                log_level="warning", proxy_headers=args.trust_proxy is not None,
+                log_config=None, proxy_headers=args.trust_proxy is not None,
                 forwarded_allow_ips=args.trust_proxy)
     return 0
 

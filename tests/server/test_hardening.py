@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 from bones import Match, Rules
 from bones.analysis import frames
@@ -405,3 +406,34 @@ def test_a_rate_limit_that_cannot_count_lets_requests_through() -> None:
     for _ in range(3):
         in_a_thread(request())
     assert answered == [1, 1, 1]
+
+
+def test_the_json_log_names_the_table_the_seat_and_the_request(tmp_path: Path) -> None:
+    """`--log-format json`: a move the store refused is logged as one JSON line with
+    its table, its seat and the id the proxy gave the socket's request."""
+    path, log = tmp_path / "logged.db", tmp_path / "server.log"
+    server = Server(sqlite_url(path), extra=["--log-format", "json"], log=log).start()
+    try:
+        made = server.create("draw", [{"kind": "human", "name": "Ann"},
+                                      {"kind": "bot", "level": "easy"}], bot_delay=10.0)
+        table = made["table"]["id"]
+        with connect(f"ws://127.0.0.1:{server.port}/ws/{table}?token={made['token']}",
+                     additional_headers={"x-request-id": "proxy-req-7"}) as ann:
+            state = json.loads(ann.recv(timeout=30))
+            while not my_turn(state):
+                state = json.loads(ann.recv(timeout=30))
+            locked = sqlite3.connect(path, isolation_level=None)
+            locked.execute("BEGIN EXCLUSIVE")
+            ann.send(json.dumps({"v": 1, "type": "move",
+                                 "move": state["view"]["legal_moves"][0]}))
+            while json.loads(ann.recv(timeout=30))["type"] != "error":
+                pass
+            locked.execute("ROLLBACK")
+            locked.close()
+    finally:
+        server.stop()
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    refused = [line for line in lines if "refused" in line["message"]]
+    assert refused and all(line["level"] == "WARNING" for line in refused)
+    assert (refused[0]["table"], refused[0]["seat"], refused[0]["request"]) == (
+        table, 0, "proxy-req-7")

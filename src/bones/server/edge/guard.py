@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from limits import RateLimitItemPerSecond
 from limits.aio.strategies import MovingWindowRateLimiter
 
+from bones.server import logs
 from bones.server.edge.apidocs import PAGES
 from bones.server.sites.counting import limit_storage
 
@@ -77,6 +78,8 @@ class Guard:
         self._warned = -60.0
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):  # what the log names it by
+            logs.REQUEST.set(logs.request_id(self._header(scope, b"x-request-id")))
         if scope["type"] == "websocket":
             await self._socket(scope, receive, send)
         elif scope["type"] == "http":

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 from starlette.websockets import WebSocketDisconnect
 
+from bones.server import logs
 from bones.server.people.chat import hears
 from bones.server.people.players import Player
 from bones.server.protocol import (
@@ -59,6 +60,7 @@ class Doors(Part):
     async def serve(self, ws: Socket, table_id: str, token: str | None,
                      address: str, viewer: Player | None, invite: str | None) -> None:
         await ws.accept()
+        logs.TABLE.set(table_id)
         try:
             live = await self.hub.holding.live(table_id)
         except Elsewhere as away:
@@ -70,6 +72,7 @@ class Doors(Part):
             await refuse(ws, 4404, f"no open table {table_id!r}")
             return
         seat = None if token is None else live.table.seat_of(token)
+        logs.SEAT.set(seat)
         if token is not None and seat is None:
             await refuse(ws, 4403, "this token opens no seat at this table")
             return

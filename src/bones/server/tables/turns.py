@@ -10,6 +10,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from bones.server import logs
 from bones.server.protocol import (
     Action,
 )
@@ -74,6 +75,8 @@ class Turns(Part):
         done, if later): a quick choice is not told apart from a long search. A lone
         legal move is every bot's choice (``Bot.choose``), so it is made here without a
         view or a worker's job (a third of Kozel's decisions), at the same time."""
+        logs.TABLE.set(live.table.id)
+        logs.SEAT.set(seat)
         loop = asyncio.get_running_loop()
         due = loop.time() + delay
         table = live.table
