@@ -1,8 +1,10 @@
-"""The ``bones`` command: replay a record, play a game in the terminal, or pit bots
-against each other.
+"""The ``bones`` command: run a site, replay a record, play a game in the terminal, or
+pit bots against each other.
 
     bones serve --port 8000 --db sqlite:///bones.db
     bones worker --redis redis://127.0.0.1:6379/0
+    bones backup /var/backups/bones-2026-12-06.db
+    bones restore /var/backups/bones-2026-12-06.db --replace
     bones replay game.json
     bones verify game.json
     bones analyze game.json
@@ -121,6 +123,16 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                              "(BONES_CONFIG); each option is also BONES_<OPTION>")
     worker.add_argument("--processes", type=int, default=None,
                         help="jobs worked on at once (default: one a core)")
+    backup = commands.add_parser("backup", help="copy the store, while the server runs")
+    backup.add_argument("file", help="where the copy goes")
+    restore = commands.add_parser("restore",
+                                  help="bring the store back from a backup (server stopped)")
+    restore.add_argument("file", help="the copy `bones backup` made")
+    restore.add_argument("--replace", action="store_true",
+                         help="restore over a store that has games")
+    for command in (backup, restore):
+        command.add_argument("--db", default=None,
+                             help="SQLAlchemy URL of the store (default sqlite:///bones.db)")
     reports = commands.add_parser("reports", help="list the chat lines players reported")
     reports.add_argument("--db", default=None,
                          help="SQLAlchemy URL of the store (default sqlite:///bones.db)")
@@ -155,7 +167,7 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                             "workers, or the cluster at ADDRESS (pip install 'bones[research]')")
     arena.add_argument("--csv", default="arena.csv")
     arena.add_argument("--png", default="arena.png")
-    return top, {"serve": serve, "worker": worker}
+    return top, {"serve": serve, "worker": worker, "backup": backup, "restore": restore}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -178,6 +190,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return analyze(args.record, args.top, args.all)
     if args.command == "verify":
         return verify(args.record, args.commitment)
+    if args.command in ("backup", "restore"):
+        return keep(args)
     if args.command == "reports":
         return reports(args.db, args.limit)
     return play(args)
@@ -275,6 +289,25 @@ def serve(args: argparse.Namespace) -> int:
                 ws_ping_interval=PING, ws_ping_timeout=PING,
                 log_config=None, proxy_headers=args.trust_proxy is not None,
                 forwarded_allow_ips=args.trust_proxy)
+    return 0
+
+
+def keep(args: argparse.Namespace) -> int:
+    """``bones backup`` and ``bones restore``."""
+    from bones.server import DEFAULT_DB
+    from bones.server.store.backup import BackupError, backup, restore
+
+    db = args.db or DEFAULT_DB
+    try:
+        if args.command == "backup":
+            backup(db, Path(args.file))
+        else:
+            restore(db, Path(args.file), args.replace)
+    except BackupError as error:
+        print(f"bones {args.command}: {error}", file=sys.stderr)
+        return 2
+    way = "to" if args.command == "backup" else "from"
+    print(f"bones {args.command}: {without_password(db)} {way} {args.file}")
     return 0
 
 

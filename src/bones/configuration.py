@@ -45,10 +45,15 @@ def env_name(dest: str) -> str:
     return PREFIX + dest.upper()
 
 
+TYPED = frozenset({"help", "config", "replace"})
+"""Options only the command line gives: a restore over a store with games is asked for
+each time, never left on in the environment."""
+
+
 def options(command: argparse.ArgumentParser) -> list[argparse.Action]:
-    """A command's options that configuration may set (not ``--help`` nor ``--config``)."""
+    """A command's options that configuration may set (not those in :data:`TYPED`)."""
     return [a for a in command._actions  # argparse keeps no public list of them
-            if a.option_strings and a.dest not in ("help", "config")]
+            if a.option_strings and a.dest not in TYPED]
 
 
 def read_file(path: str) -> dict[str, Any]:
