@@ -3,6 +3,7 @@ its ports free ones, its cache and temporary files in a folder of the test's."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -40,7 +41,10 @@ def configuration(folder: Path, http: int, https: int, apps: list[int]) -> Path:
         assert old in site, old
         site = site.replace(old, new)
     conf = folder / "nginx.conf"
+    # As root (CI), nginx's workers would be "nobody", who cannot write the test's folder.
+    user = "user root root;" if os.geteuid() == 0 else ""
     conf.write_text(f"""daemon off;
+{user}
 pid {folder}/nginx.pid;
 error_log {folder}/error.log warn;
 events {{ worker_connections 1024; }}

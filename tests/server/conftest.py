@@ -73,6 +73,10 @@ def fresh_postgres() -> str:
 
 @pytest.fixture
 def redis_url() -> str:
+    return fresh_redis()
+
+
+def fresh_redis() -> str:
     """An empty Redis database from ``BONES_TEST_REDIS`` (scripts/test starts one); CI
     must have it. Each of pytest-xdist's workers empties a database of its own, so that
     tests running side by side never clear each other's keys."""

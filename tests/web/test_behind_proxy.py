@@ -1,0 +1,103 @@
+"""A site as deploy/ ships it: nginx (Debian's, with deploy/nginx/bones.conf and a
+certificate made for the test) before two app processes over PostgreSQL and Redis, and
+a bot worker. Chromium plays a whole game through ``https://``; the process that runs
+its table is killed in the middle and the game goes on; the per-address limit counts
+each player's own address, not the proxy's."""
+
+from __future__ import annotations
+
+import random
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+import redis
+from playwright.sync_api import Browser
+
+from tests.deploy.proxy import configuration
+from tests.server.conftest import fresh_postgres, fresh_redis
+from tests.server.live import Server, Worker, free_port
+from tests.web.driver import Player
+
+RATE = 5.0
+"""The app processes' REST requests a second an address (bursts of three times that)."""
+
+
+@dataclass
+class Proxied:
+    """The site at ``url`` (nginx), its app processes and the Redis they share."""
+
+    url: str
+    apps: list[Server]
+    redis_url: str
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[Proxied]:
+    db, shared = fresh_postgres(), fresh_redis()
+    limits = {"redis": shared, "bot-workers": 0, "rest-rate": RATE,
+              "trust-proxy": "127.0.0.1"}
+    apps = [Server(db, limits=limits) for _ in range(2)]
+    for app in apps:
+        app.start()
+    worker = Worker(shared)
+    https = free_port()
+    conf = configuration(tmp_path, free_port(), https, [app.port for app in apps])
+    nginx = subprocess.Popen(["nginx", "-p", str(tmp_path), "-c", str(conf)])
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(f"https://127.0.0.1:{https}/readyz", verify=False, timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        for app in apps:  # the trusted address is the proxy's: tell it to the processes
+            app.url = f"https://127.0.0.1:{https}"
+        yield Proxied(f"https://127.0.0.1:{https}", apps, shared)
+    finally:
+        nginx.send_signal(signal.SIGTERM)  # at once: a quit waits for every open socket
+        nginx.wait(timeout=30)
+        worker.stop()
+        for app in apps:
+            app.stop()
+
+
+def _from(address: str, url: str) -> httpx.Client:
+    """A client whose requests come from ``address`` (another loopback address)."""
+    return httpx.Client(base_url=url, verify=False,
+                        transport=httpx.HTTPTransport(local_address=address, verify=False))
+
+
+def test_a_whole_game_through_nginx_survives_its_process(site: Proxied,
+                                                         browser: Browser) -> None:
+    context = browser.new_context(ignore_https_errors=True)  # the test's own certificate
+    page = context.new_page()
+    player = Player(page, site.apps[0], random.Random(7))
+    table = player.new_game("draw", target="null", name=None)
+    player.play_match(drag_once=False, stop_after=2)
+    owner = redis.Redis.from_url(site.redis_url).get(f"bones:lease:{table}")
+    assert owner is not None
+    pid = int(owner.decode().split(":")[1])
+    [running] = [app for app in site.apps if app.process and app.process.pid == pid]
+    running.kill()  # SIGKILL: the other process takes the table over
+    page.wait_for_selector("#table.offline", state="attached")  # the page saw it go ...
+    page.wait_for_selector("#table:not(.offline)", state="attached")  # ... and came back
+    last = player.play_match(drag_once=False)
+    assert last["status"] == "over"
+    assert page.url.startswith(site.url)
+    context.close()
+
+
+def test_the_limits_count_each_player_s_own_address(site: Proxied) -> None:
+    first, second = _from("127.0.0.2", site.url), _from("127.0.0.3", site.url)
+    answers = [first.get("/api/variants").status_code for _ in range(int(RATE * 3) + 10)]
+    assert 429 in answers, "the first address was never limited"
+    assert second.get("/api/variants").status_code == 200, "the limit counted the proxy"
+    assert first.get("/api/variants", headers={"x-forwarded-for": "10.9.9.9"}).status_code \
+        == 429, "a client's own X-Forwarded-For was believed"
