@@ -36,6 +36,7 @@ export function moveList(screen) {
     class: "move-list", id: "move-list", open: screen.movesOpen ?? matchMedia("(min-width: 1000px)").matches,
     ontoggle: (event) => { screen.movesOpen = event.currentTarget.open; },
   }, h("summary", {}, t("movesN", { n: rows.length })),
-  h("ol", {}, rows.map((row) => h("li", { dataset: { seat: row.seat, kind: row.kind } }, rowText(screen, row)))));
+  // A long list scrolls: focusable, so the keyboard scrolls it too.
+  h("ol", { tabindex: "0", "aria-label": t("movesN", { n: rows.length }) }, rows.map((row) => h("li", { dataset: { seat: row.seat, kind: row.kind } }, rowText(screen, row)))));
   return list;
 }
