@@ -258,7 +258,8 @@ def timed_pair(server: Server, browser: Browser, clock: float | None, bank: floa
     pages[0].goto(f"{server.url}/t/{table}")
     pages[1].goto(f"{server.url}{made['invite']}")
     pages[1].click("#join button[type=submit]")
-    for page in pages:
-        page.wait_for_selector("#table[data-status=playing]")
+    for page in pages:  # begun: with a one-second clock it may be over by the time a busy
+        # machine has drawn the second page (bots standing in for both, a move a second)
+        page.wait_for_selector("#table:not([data-status=waiting])", state="attached")
     return contexts, pages
 
