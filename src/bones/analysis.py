@@ -104,9 +104,13 @@ def analyze(match: Match, level: str = GRADER, seed: int = 0) -> Analysis:
 def grade_round(match: Match, number: int, level: str = GRADER, seed: int = 0) -> list[Grade]:
     """Grade the choices of one round: a game is graded a round at a time, so that work
     on it can stop between rounds (each round's grader has a seed of its own)."""
-    if not hasattr(bots.get(level), "evaluate"):
+    try:  # only the searching levels (with evaluate) play for the match
+        grader = bots.get(level, seed=seed + number, match_bonus=0.0)
+    except TypeError:
+        grader = None
+    evaluate = getattr(grader, "evaluate", None)
+    if evaluate is None:
         raise ValueError(f"{level} cannot grade moves: it has no evaluate()")
-    evaluate = bots.get(level, seed=seed + number, match_bonus=0.0).evaluate  # type: ignore[attr-defined]
     played = match.rounds[number]
     rnd = played.rewound(0)
     grades = []
