@@ -33,6 +33,7 @@ from bones.server.people.players import Player
 from bones.server.people.ratings import Ratings
 from bones.server.protocol import (
     ErrorMessage,
+    Here,
     LobbyMessage,
     Ping,
     Pong,
@@ -154,8 +155,8 @@ class Lobby:
             playing=[t for t in tables if t.status != "waiting"],
             online=len(everyone),
             playing_by_game=dict(Counter(h.variant for h in everyone if h.variant)),
-            people=[h.model_copy(update={"rating": rated.get((h.name, h.variant, h.players))})
-                    if h.variant and h.players else h for h in people])
+            people=[Here(**h._asdict(), rating=rated.get((h.name, h.variant, h.players))
+                         if h.variant and h.players else None) for h in people])
 
     async def _push(self) -> None:
         while True:

@@ -9,11 +9,16 @@ seconds after its last write (a process that died drops out by itself), and name
 itself in the sorted set ``bones:presence``; the lobby reads every fresh process's
 list, merged.
 
+The reckoning runs on the event loop once a second on a busy site, so it handles plain
+tuples (a thousand tables and two thousand people take a few milliseconds); the lobby
+makes :class:`~bones.server.protocol.Here` messages of the few it shows.
+
 >>> from bones.server.people.players import Player
->>> presence = Presence(lambda: [])
+>>> presence = Presence(lambda: [("Bo", "t1", "draw", 2)])
 >>> with presence.present(Player("Ann", account=1)):
 ...     presence.mine()
-[Here(name='Ann', guest=False, playing=False, table=None, variant=None, players=None, rating=None)]
+[Someone(name='Ann', guest=False, playing=False, table=None, variant=None, players=None), \
+Someone(name='Bo', guest=False, playing=True, table='t1', variant='draw', players=2)]
 """
 
 from __future__ import annotations
@@ -24,16 +29,17 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
+from typing import NamedTuple
 
 import redis
 
 from bones.server.people.players import Player
-from bones.server.protocol import Here, TableInfo
 from bones.server.sites.cluster import connect
+from bones.server.tables.hub import Playing
 
-__all__ = ["PULSE", "Presence"]
+__all__ = ["PULSE", "Presence", "Someone"]
 
 log = logging.getLogger("bones.server")
 
@@ -45,13 +51,23 @@ STALE = 3 * PULSE
 """Seconds after which a process's list no longer counts."""
 KEY = "bones:presence"
 
+class Someone(NamedTuple):
+    """Someone here (the fields of :class:`~bones.server.protocol.Here`, rating aside)."""
+
+    name: str
+    guest: bool = False
+    playing: bool = False
+    table: str | None = None
+    variant: str | None = None
+    players: int | None = None
+
 
 class Presence:
     """The people with a socket open at this process; with Redis, at every process."""
 
-    def __init__(self, playing: Callable[[], list[TableInfo]],
+    def __init__(self, playing: Callable[[], Iterable[Playing]],
                  redis_url: str | None = None) -> None:
-        """``playing``: this process's tables whose match is on."""
+        """``playing``: the players connected at this process's tables."""
         self.playing = playing
         self.redis = None if redis_url is None else connect(redis_url)
         self.me = secrets.token_hex(6)
@@ -59,7 +75,7 @@ class Presence:
         """Open sockets by (name, guest)."""
         self.on_change: Callable[[], None] = lambda: None
         """Called when who is here changed (the lobby listens)."""
-        self.everyone: list[Here] = []
+        self.everyone: list[Someone] = []
         """Everyone here at the last reckoning, by name."""
         self._stirred = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -88,37 +104,32 @@ class Presence:
                 del self.sockets[key]
             self._stirred.set()
 
-    def mine(self) -> list[Here]:
+    def mine(self) -> list[Someone]:
         """This process's people, each once: those with a socket open, and the players
         connected at its tables whose match is on, as playing there."""
-        people = {name: Here(name=name, guest=guest) for name, guest in list(self.sockets)}
-        for info in self.playing():
-            for seat in info.seats:
-                if seat.kind == "human" and seat.name and seat.connected:
-                    known = people.get(seat.name)
-                    people[seat.name] = Here(
-                        name=seat.name, guest=known is not None and known.guest, playing=True,
-                        table=info.id if info.public else None, variant=info.variant,
-                        players=len(info.seats))
-        return sorted(people.values(), key=lambda h: h.name)
+        people = {name: Someone(name, guest) for name, guest in list(self.sockets)}
+        for name, table, variant, players in self.playing():
+            known = people.get(name)
+            people[name] = Someone(name, known is not None and known.guest, True, table,
+                                   variant, players)
+        return sorted(people.values())
 
-    async def _everyone(self, mine: list[Here]) -> list[Here]:
+    async def _everyone(self, mine: list[Someone]) -> list[Someone]:
         """Every process's people, merged (playing wins), by name."""
         if self.redis is None:
             return mine
         now = time.time()
-        await self.redis.set(f"{KEY}:{self.me}",
-                             json.dumps([h.model_dump() for h in mine]), ex=int(STALE))
+        await self.redis.set(f"{KEY}:{self.me}", json.dumps(mine), ex=int(STALE))
         await self.redis.zadd(KEY, {self.me: now})
         await self.redis.zremrangebyscore(KEY, "-inf", now - STALE)
         processes = [str(p) for p in await self.redis.zrange(KEY, 0, -1)]  # decoded: str
-        merged: dict[str, Here] = {}
+        merged: dict[str, Someone] = {}
         for text in await self.redis.mget([f"{KEY}:{p}" for p in processes]):
-            for item in json.loads(text) if text else []:
-                here = Here.model_validate(item)
-                if here.name not in merged or here.playing:
-                    merged[here.name] = here
-        return sorted(merged.values(), key=lambda h: h.name)
+            for fields in json.loads(text) if text else []:
+                someone = Someone(*fields)
+                if someone.name not in merged or someone.playing:
+                    merged[someone.name] = someone
+        return sorted(merged.values())
 
     async def _pulse(self) -> None:
         while True:

@@ -26,7 +26,7 @@ import contextlib
 import logging
 import secrets
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
@@ -64,6 +64,10 @@ from bones.server.thinking.fleet import Fleet
 __all__ = ["Hub", "Limited", "Settings", "Unavailable"]
 
 log = logging.getLogger("bones.server")
+Playing = tuple[str, str | None, str, int]
+"""A player connected at a table whose match is on: their name, the table's id if it
+is public (else None), its game and its number of players."""
+
 T = TypeVar("T")
 
 
@@ -388,10 +392,17 @@ class Hub:
                 return None
         return None if live is None else showing.info(live.table)
 
-    def playing_here(self) -> list[TableInfo]:
-        """What anyone may know of this process's tables whose match is on."""
-        return [showing.info(t.table) for t in list(self.tables.values())
-                if t.table.status in ("playing", "between")]
+    def playing_here(self) -> Iterator[Playing]:
+        """The people connected at this process's tables whose match is on: each one's
+        name, the table's id if it is public, its game and its number of players (read
+        from the tables as they are, not their public faces: it runs every second)."""
+        for live in list(self.tables.values()):
+            table = live.table
+            if table.status in ("playing", "between"):
+                shown = table.id if table.invite is None else None
+                for seat in table.seats:
+                    if seat.kind == "human" and seat.name and seat.connected:
+                        yield seat.name, shown, table.rules.variant, len(table.seats)
 
     async def public_tables(self, limit: int, offset: int) -> list[TableInfo]:
         """Public tables not yet over, newest first: this process's, or with others
