@@ -5,6 +5,7 @@ pit bots against each other.
     bones worker --redis redis://127.0.0.1:6379/0
     bones backup /var/backups/bones-2026-12-06.db
     bones restore /var/backups/bones-2026-12-06.db --replace
+    bones admin grant anna moderator
     bones replay game.json
     bones verify game.json
     bones analyze game.json
@@ -19,11 +20,10 @@ import argparse
 import json
 import os
 import sys
-import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
-from bones import bots
+from bones import admin, bots
 from bones.configuration import ConfigError, configured, without_password
 from bones.match import Match
 from bones.moves import IllegalMove
@@ -78,10 +78,6 @@ PING = 5.0
 whose client vanished without closing it (a network gone) is closed within ten seconds,
 and its seat shown away (a closed tab is shown at once)."""
 
-HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-"""Unicode categories a terminal does not show as themselves."""
-
-
 def parser() -> argparse.ArgumentParser:
     """The ``bones`` command's parser."""
     return parsers()[0]
@@ -133,10 +129,7 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     for command in (backup, restore):
         command.add_argument("--db", default=None,
                              help="SQLAlchemy URL of the store (default sqlite:///bones.db)")
-    reports = commands.add_parser("reports", help="list the chat lines players reported")
-    reports.add_argument("--db", default=None,
-                         help="SQLAlchemy URL of the store (default sqlite:///bones.db)")
-    reports.add_argument("--limit", type=int, default=50, help="the latest this many")
+    admin.add_parser(commands)
     replay = commands.add_parser("replay", help="print a game record move by move and check it")
     replay.add_argument("record", help="a record file (JSON, from match.record())")
     analyze = commands.add_parser("analyze", help="grade every move of a finished game")
@@ -192,43 +185,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return verify(args.record, args.commitment)
     if args.command in ("backup", "restore"):
         return keep(args)
-    if args.command == "reports":
-        return reports(args.db, args.limit)
+    if args.command == "admin":
+        return admin.run(args)
     return play(args)
-
-
-def inert(text: str) -> str:
-    r"""``text`` safe to print to a terminal: every control, format or separator
-    character (escape sequences, bidi overrides, invisible joiners) shown as its code.
-
-    >>> print(inert("Ann\x1b[2J\u202e!"))
-    Ann\x1b[2J\u202e!
-    """
-    return "".join(f"\\x{ord(c):02x}" if ord(c) < 0x100 and unicodedata.category(c) == "Cc"
-                   else f"\\u{ord(c):04x}" if unicodedata.category(c) in HIDDEN else c
-                   for c in text)
-
-
-def reports(db: str | None, limit: int) -> int:
-    """The chat lines players reported, newest first, for a moderator to read."""
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
-
-    from bones.server import DEFAULT_DB
-    from bones.server.people.chat import Chat
-    from bones.server.store.records import Store
-
-    found = Chat(Store(db or DEFAULT_DB).engine).reports(limit)
-    table = Table(title=f"{len(found)} reported chat lines, newest first")
-    for column in ("when", "reported by", "reason", "said by", "line", "where"):
-        table.add_column(column)
-    for report in found:  # players' words as inert text: never markup, never a control
-        words = (inert(w) for w in (report.reporter, report.reason, report.speaker, report.text))
-        table.add_row(report.at.strftime("%Y-%m-%d %H:%M"), *map(Text, words),
-                      f"table {report.table} ({report.room})" if report.table else "lobby")
-    Console().print(table)
-    return 0
 
 
 def arena(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 Message = dict[str, Any]
@@ -208,6 +209,16 @@ def close_left_open(kept: set[Client]) -> None:
     that was parsing its own lambdas at that moment."""
     for client in OPEN - kept:
         client.close()
+
+
+def closed_code(client: Client, timeout: float = 30) -> int:
+    """Read a socket until the server closes it: the close code."""
+    try:
+        while True:
+            client.recv(timeout)
+    except ConnectionClosed as closed:
+        assert closed.rcvd is not None, "closed without a close frame"
+        return closed.rcvd.code
 
 
 def my_turn(message: Message) -> bool:

@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed
 from bones.server.people import accounts as accounts_module
 from bones.server.people.accounts import GUEST_DAYS, Accounts
 from bones.server.people.chat import Chat
+from bones.server.people.moderation import Moderation
 from bones.server.people.players import Player
 from bones.server.sites.cluster import LEASE
 from bones.server.store.records import Store
@@ -34,21 +35,12 @@ from tests.server.live import (
     Client,
     Message,
     Server,
+    closed_code,
     free_port,
     in_threads,
     play_out,
     sqlite_url,
 )
-
-
-def _closed_code(client: Client, timeout: float = 30) -> int:
-    """Read a socket until the server closes it: the close code."""
-    try:
-        while True:
-            client.recv(timeout)
-    except ConnectionClosed as closed:
-        assert closed.rcvd is not None, "closed without a close frame"
-        return closed.rcvd.code
 
 
 def _guest(server: Server) -> httpx.Client:
@@ -76,7 +68,7 @@ def test_a_lobby_socket_that_floods_is_answered_then_closed(tmp_path: Path) -> N
                 lobby.send({"v": 1, "type": "ping"})
             except ConnectionClosed:
                 break
-        assert _closed_code(lobby) == 1008
+        assert closed_code(lobby) == 1008
         answers = [m for m in lobby.received if m["type"] in ("pong", "error")]
         assert {m["code"] for m in answers if m["type"] == "error"} == {"flood"}
         assert 30 <= len(answers) <= 90  # the burst, then the patience: never all 300
@@ -107,7 +99,7 @@ def test_every_kind_of_socket_counts_against_one_cap_an_address(tmp_path: Path) 
         for refused in (server.lobby(), server.seek_socket(ticket, guest),
                         server.socket(made["table"]["id"])):
             assert refused.recv()["code"] == "unavailable"
-            assert _closed_code(refused) == 4429
+            assert closed_code(refused) == 4429
         lobbies[0].close()
         again = server.lobby()  # a closed socket makes room for another
         assert again.until(lambda m: m["type"] == "lobby")["type"] == "lobby"
@@ -320,7 +312,7 @@ def test_a_private_game_stays_private_after_its_end(server: Server) -> None:
     assert table in {g["id"] for g in ann.get(f"/api/games?name={name}").json()}
     stranger = Client(f"ws://127.0.0.1:{server.port}/ws/{table}")
     assert stranger.recv()["type"] == "error"
-    assert _closed_code(stranger) == 4403
+    assert closed_code(stranger) == 4403
     assert all(m["type"] != "chat" for m in stranger.received)
     friend = server.socket(table)  # with the secret the creator was given
     assert friend.until(lambda m: m["type"] == "chat")["text"] == "our secret"
@@ -402,9 +394,9 @@ def test_what_players_wrote_reaches_the_operators_terminal_inert(tmp_path: Path)
     reporter, _ = accounts.guest()
     line = chat.say(None, "lobby", Player(speaker.name, speaker.id, True), "hello")
     hostile = "rude\x1b[2J\x1b]0;owned\x07\u202egnp.exe"
-    assert chat.report(line.id, reporter.id, hostile)
+    assert Moderation(store.engine).report(reporter.id, "chat", hostile, message=line.id)
     store.engine.dispose()
-    listed = subprocess.run([sys.executable, "-m", "bones", "reports", "--db", db],
+    listed = subprocess.run([sys.executable, "-m", "bones", "admin", "--db", db, "reports"],
                             capture_output=True, text=True, timeout=60,
                             env={**os.environ, "COLUMNS": "300"})
     assert listed.returncode == 0, listed.stderr
@@ -515,7 +507,7 @@ def test_tables_ride_through_redis_trouble(tmp_path: Path) -> None:
         store.wait()
         for url in ("/ws/lobby", "/ws/no-such-table"):
             turned = Client(f"ws://127.0.0.1:{server.port}{url}")
-            assert _closed_code(turned) == 1013
+            assert closed_code(turned) == 1013
     finally:
         server.stop()
         store.kill()

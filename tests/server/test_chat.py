@@ -1,6 +1,6 @@
 """Chat: at a table the players' and the spectators' rooms stay apart while the game
 runs (nobody watching can coach a player), lines are kept in the store and heard by
-newcomers, a speaker is rate-limited, a line can be reported and ``bones reports`` lists
+newcomers, a speaker is rate-limited, a line can be reported and ``bones admin reports`` lists
 it; the lobby's chat reaches every lobby socket; whatever is sent, the server answers
 and goes on."""
 
@@ -97,7 +97,7 @@ def test_a_reported_line_reaches_the_moderators(tmp_path: Path) -> None:
                              json={"reason": "rude"}).status_code == 204
         assert reporter.post("/api/chat/999999/report", json={}).status_code == 404
         assert server.lobby().recv()["type"] == "lobby"
-        listed = subprocess.run([sys.executable, "-m", "bones", "reports", "--db", db],
+        listed = subprocess.run([sys.executable, "-m", "bones", "admin", "--db", db, "reports"],
                                 capture_output=True, text=True, timeout=60,
                                 env={**os.environ, "COLUMNS": "200"})
         assert listed.returncode == 0, listed.stderr

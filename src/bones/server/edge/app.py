@@ -1,7 +1,7 @@
 """The FastAPI app: the guard in front, what a refusal answers, the parts that live as
 long as the app (hub, lobby, quick match, analyses), and each area's routes put together
-(``tables``, ``games``, ``sockets``, ``operator``, accounts, profiles, quick match, the
-API's documentation, the pages).
+(``tables``, ``games``, ``sockets``, ``operator``, accounts, profiles, quick match,
+reports and moderation, the API's documentation, the pages).
 
 >>> from fastapi.testclient import TestClient
 >>> with TestClient(create_app("sqlite://")) as client:
@@ -28,6 +28,7 @@ from bones.server.edge.apidocs import docs_routes
 from bones.server.edge.auth import accounts_router
 from bones.server.edge.games import games_router
 from bones.server.edge.guard import Guard
+from bones.server.edge.moderation import moderation_router
 from bones.server.edge.operator import operator_router
 from bones.server.edge.pages import page_routes
 from bones.server.edge.profiles import profiles_router
@@ -37,8 +38,9 @@ from bones.server.edge.tables import tables_router
 from bones.server.meeting.lobby import Lobby
 from bones.server.meeting.presence import Presence
 from bones.server.meeting.seeking import Seeker
-from bones.server.people.accounts import Accounts, forget_guests
+from bones.server.people.accounts import Accounts, Sanctioned, forget_guests
 from bones.server.people.hashing import Crowded
+from bones.server.people.moderation import Moderation
 from bones.server.store.records import Store
 from bones.server.tables.hub import Hub, Limited, Settings, Unavailable
 from bones.server.thinking.jobs import Analyses, Busy
@@ -59,12 +61,13 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     hub = Hub(Store(db), settings)
     analyses = Analyses()
     ratings = hub.ratings
-    presence = Presence(hub.playing_here, hub.settings.redis)
+    presence = Presence(hub.playing_here, hub.settings.redis, hub.expel)
     lobby = Lobby(hub.public_tables, ratings, hub.chat, hub.allowance, presence,
                   hub.settings.redis)
     hub.on_listing = lobby.changed
     seeker = Seeker(hub, ratings, hub.settings.redis)
     accounts = Accounts(hub.store.engine)
+    moderation = Moderation(hub.store.engine)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -97,6 +100,14 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
         return JSONResponse({"detail": error.detail}, status_code=error.status_code,
                             headers=headers)
 
+    @app.exception_handler(Sanctioned)
+    async def _sanctioned(_request: Request, error: Sanctioned) -> JSONResponse:
+        """What a sanction forbids: its ``code`` (``banned``, ``suspended``, ``muted``)
+        and ``until`` when (none: for good), for the page to say in the player's words."""
+        return JSONResponse({"detail": str(error), "code": error.code,
+                             "until": None if error.until is None else error.until.isoformat()},
+                            status_code=403)
+
     # The store away (a lost connection, a locked file, a pool waited on too long): 503.
     for refusal, status, retry in ((Unavailable, 503, "2"), (OperationalError, 503, "2"),
                                    (InterfaceError, 503, "2"), (PoolTimeout, 503, "2"),
@@ -106,7 +117,8 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
 
     app.state.accounts = accounts  # who a request comes from (auth.caller)
     routers = [sockets_router(hub, lobby, seeker, presence),
-               accounts_router(accounts, hub.settings),
+               accounts_router(accounts, moderation, hub.settings),
+               moderation_router(moderation, presence),
                profiles_router(hub.store, accounts), tables_router(hub, accounts),
                games_router(hub, analyses), operator_router(hub, analyses),
                seek_router(seeker)]

@@ -12,7 +12,7 @@ in Redis when the server has one; passwords are hashed a few at a time (``hashin
 >>> with TestClient(create_app("sqlite://")) as client:
 ...     client.post("/api/signup", json={"name": "Ann", "password": "correct horse"}).json()
 ...     client.get("/api/me").json()["name"]
-{'name': 'Ann', 'guest': False, 'bot': False}
+{'name': 'Ann', 'guest': False, 'bot': False, 'roles': [], 'sanctions': []}
 'Ann'
 """
 
@@ -34,9 +34,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
 from bones.server.names import check_display, guest_like, name_key
-from bones.server.people.accounts import NAME, SESSION_DAYS, Account, Accounts, Refused
+from bones.server.people.accounts import (
+    NAME,
+    SESSION_DAYS,
+    Account,
+    Accounts,
+    Refused,
+    Sanctioned,
+)
+from bones.server.people.moderation import Moderation
 from bones.server.people.players import Player
-from bones.server.protocol import BAD_BODY
+from bones.server.protocol import BAD_BODY, SanctionInfo
 from bones.server.sites.counting import limit_storage
 from bones.server.tables.hub import Settings
 
@@ -49,11 +57,14 @@ Password = Annotated[str, Field(min_length=8, max_length=128)]
 
 
 class Me(BaseModel):
-    """The account a request is signed in as."""
+    """The account a request is signed in as; at ``/api/me``, with the roles the
+    operator gave it and the sanctions it is under (and its warnings of the last days)."""
 
     name: str
     guest: bool
     bot: bool
+    roles: list[str] = []
+    sanctions: list[SanctionInfo] = []
 
 
 class SignUp(BaseModel):
@@ -69,6 +80,14 @@ class LogIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     name: str = Field(min_length=1, max_length=64)
     password: str = Field(min_length=1, max_length=128)
+
+
+class Reset(BaseModel):
+    """A new password, set with a one-time link's token."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    token: str = Field(min_length=1, max_length=128)
+    new: Password
 
 
 class NewPassword(BaseModel):
@@ -158,7 +177,8 @@ InSession = Annotated[Account, Depends(by_session)]
 """A route's parameter: who is asking, signed in by a session (403 with a token)."""
 
 
-def accounts_router(accounts: Accounts, settings: Settings) -> APIRouter:
+def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settings
+                    ) -> APIRouter:
     """The account endpoints, over ``accounts`` (which the app keeps in ``app.state`` for
     :func:`caller`)."""
     router = APIRouter()
@@ -175,8 +195,10 @@ def accounts_router(accounts: Accounts, settings: Settings) -> APIRouter:
 
     @router.get("/api/me", responses={401: {"description": "Not signed in"}})
     def me(account: Needed) -> Me:
-        """The account this browser or token is signed in as."""
-        return _me(account)
+        """The account this browser or token is signed in as, its roles and sanctions."""
+        return _me(account).model_copy(update={
+            "roles": sorted(account.roles),
+            "sanctions": moderation.in_force(account.id)})
 
     @router.post("/api/guest")
     async def guest(request: Request, response: Response, account: Caller) -> Me:
@@ -220,6 +242,8 @@ def accounts_router(accounts: Accounts, settings: Settings) -> APIRouter:
         await logins.check(body.name, address)
         try:
             account, token = await run_in_threadpool(accounts.log_in, body.name, body.password)
+        except Sanctioned:
+            raise  # banned: the app answers 403 with its code and end
         except Refused as error:
             await logins.failed(body.name, address)
             raise _refused(error, 401) from None
@@ -249,6 +273,24 @@ def accounts_router(accounts: Accounts, settings: Settings) -> APIRouter:
                 accounts.change_password, token, body.old, body.new, body.revoke_tokens))
         except Refused as error:
             raise _refused(error, 401) from None
+
+    @router.post("/api/password/reset",
+                 responses={**BAD_BODY, 404: {"description": "No such link: used, expired or "
+                                                        "never given"}})
+    async def reset_password(body: Reset, request: Request, response: Response) -> Me:
+        """Set a new password with the one-time link the operator gave
+        (``bones admin reset-password``): every session of the account ends, and this
+        browser is signed in. Limited per address as sign-ups are."""
+        await allowance(request, "password change")
+        try:
+            account, token = await run_in_threadpool(accounts.reset_password, body.token,
+                                                     body.new)
+        except Sanctioned:
+            raise
+        except Refused as error:
+            raise _refused(error, 404) from None
+        _signed_in(response, request, token)
+        return _me(account)
 
     by_token: dict[int | str, dict[str, Any]] = {403: {
         "description": "Asked with an API token: tokens are managed from a signed-in session"}}

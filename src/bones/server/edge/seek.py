@@ -26,7 +26,8 @@ def seek_router(seeker: Seeker) -> APIRouter:
 
     @router.post("/api/seek", status_code=201, responses={
         **BAD_BODY, 401: {"description": "Not signed in (a guest is)"},
-        403: {"description": "A rated seek by someone who has not signed up"},
+        403: {"description": "A rated seek by someone who has not signed up; or a "
+              "moderator suspended you from play with people (``code`` ``suspended``)"},
         429: {"description": "The player, or the address, has its allowance of unfinished "
               "tables"}})
     async def seek(body: Seek, request: Request, account: Needed) -> SeekingMessage:
@@ -36,15 +37,17 @@ def seek_router(seeker: Seeker) -> APIRouter:
         for 15 s is dropped."""
         if body.rated and account.guest:
             raise HTTPException(403, "a rated game is for players who signed up")
+        account.check("suspended")
         return await seeker.seek(body, _player(account), client_address(request))
 
     @router.post("/api/seek/pair/{code}", responses={
         401: {"description": "Not signed in"}, 403: {"description": "A rated pair and you "
-                                                      "have not signed up"},
+                                                      "have not signed up, or suspended"},
         404: {"description": "No pair waiting with that code"},
         409: {"description": "You made this pair"}})
     async def join_pair(code: str, account: Needed) -> SeekingMessage:
         """Join a friend's Kozel pair by the code they sent you: you queue together."""
+        account.check("suspended")
         try:
             joined = await seeker.join_pair(code, _player(account))
         except ValueError as error:

@@ -36,21 +36,21 @@ def sockets_router(hub: Hub, lobby: Lobby, seeker: Seeker, presence: Presence) -
     async def lobby_socket(ws: WebSocket) -> None:
         """The lobby's list of public tables, pushed at once and on every change."""
         who = await viewer(ws)
-        with presence.present(who):
+        with presence.present(who, ws):
             await _served(ws, lobby.serve(ws, client_address(ws), who))
 
     @router.websocket("/ws/seek/{ticket}")
     async def seek_socket(ws: WebSocket, ticket: str) -> None:
         """A quick-match ticket: where it stands every second, then your seat."""
         who = await viewer(ws)
-        with presence.present(who):
+        with presence.present(who, ws):
             await _served(ws, seeker.serve(ws, ticket, client_address(ws), who))
 
     @router.websocket("/ws/{table_id}")
     async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None,
                           invite: str | None = None) -> None:
         who = await viewer(ws)
-        with presence.present(who):
+        with presence.present(who, ws):
             await _served(ws, hub.connect(ws, table_id, token, client_address(ws), who, invite))
 
     return router

@@ -11,14 +11,12 @@ from fastapi.concurrency import run_in_threadpool
 
 from bones.server.edge.auth import (
     Caller,
-    Needed,
     client_address,
     player_for,
 )
 from bones.server.people.accounts import Accounts
 from bones.server.protocol import (
     BAD_BODY,
-    ChatReport,
     CreateTable,
     HumanSeat,
     Joined,
@@ -34,6 +32,9 @@ __all__ = ["SEATING", "tables_router"]
 
 SEATING: dict[int | str, dict[str, Any]] = {
     401: {"description": "Not signed in and no name given, or an API token revoked"},
+    403: {"description": "A private table's invite is wrong, a rated table and you have "
+          "not signed up; or a moderator suspended you from play with people (``code`` "
+          "``suspended``, ``until``)"},
     409: {"description": "The name is an account's (or would pass for one, or for a "
           "guest's, or mixes scripts), or not the signed-in account's"}}
 STORE_AWAY = "the store cannot be reached just now; try again in a moment"
@@ -52,6 +53,8 @@ def tables_router(hub: Hub, accounts: Accounts) -> APIRouter:
         holds that seat's token and the invite link (a private table's holds its
         secret)."""
         mine = next((s for s in spec.seats if isinstance(s, HumanSeat) and s.mine), None)
+        if account is not None and sum(isinstance(s, HumanSeat) for s in spec.seats) > 1:
+            account.check("suspended")  # bots only
         player = None if mine is None else await run_in_threadpool(
             player_for, accounts, account, mine.name)
         try:
@@ -86,6 +89,8 @@ def tables_router(hub: Hub, accounts: Accounts) -> APIRouter:
     async def join_table(table_id: str, body: JoinTable, account: Caller) -> Joined:
         """Take a free human seat as your account, or by a typed display name (a private
         table's with its invite secret); keep the token to reconnect."""
+        if account is not None:
+            account.check("suspended")
         player = await run_in_threadpool(player_for, accounts, account, body.name)
         try:
             return await hub.join(table_id, player, body.seat, body.invite)
@@ -96,14 +101,6 @@ def tables_router(hub: Hub, accounts: Accounts) -> APIRouter:
                                 str(error)) from None
         except ValueError as error:
             raise HTTPException(409, str(error)) from None
-
-    @router.post("/api/chat/{message_id}/report", status_code=204,
-              responses={**BAD_BODY, 401: {"description": "Not signed in"},
-                         404: {"description": "No such chat line"}})
-    def report(message_id: int, body: ChatReport, account: Needed) -> None:
-        """Report a chat line to the moderators (``bones reports`` lists them)."""
-        if not hub.chat.report(message_id, account.id, body.reason):
-            raise HTTPException(404, f"no chat line {message_id}")
 
     @router.post("/api/tables/{table_id}/leave", status_code=204,
               responses={**BAD_BODY, 404: {"description": "No such table"},

@@ -28,6 +28,7 @@ from typing import Any
 import redis
 
 from bones.server.meeting.presence import Presence
+from bones.server.people.accounts import Sanctioned
 from bones.server.people.chat import Chat
 from bones.server.people.players import Player
 from bones.server.people.ratings import Ratings
@@ -125,7 +126,10 @@ class Lobby:
             return ErrorMessage(code="not_signed_in", message="sign in (as a guest too) to chat")
         if not await self.chat.may_speak(viewer):
             return ErrorMessage(code="flood", message="you are chatting too fast; wait a moment")
-        line = await asyncio.to_thread(self.chat.say, None, "lobby", viewer, message.text)
+        try:
+            line = await asyncio.to_thread(self.chat.say, None, "lobby", viewer, message.text)
+        except Sanctioned as muted:
+            return ErrorMessage(code="muted", message=str(muted))
         said = line.model_dump_json()
         if self.redis is None:
             await self._to_all(said)

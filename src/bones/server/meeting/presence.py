@@ -15,7 +15,7 @@ makes :class:`~bones.server.protocol.Here` messages of the few it shows.
 
 >>> from bones.server.people.players import Player
 >>> presence = Presence(lambda: [("Bo", "t1", "draw", 2)])
->>> with presence.present(Player("Ann", account=1)):
+>>> with presence.present(Player("Ann", account=1), ws=None):
 ...     presence.mine()
 [Someone(name='Ann', guest=False, playing=False, table=None, variant=None, players=None), \
 Someone(name='Bo', guest=False, playing=True, table='t1', variant='draw', players=2)]
@@ -29,17 +29,18 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
-from typing import NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import redis
+import redis.asyncio as aioredis
 
 from bones.server.people.players import Player
-from bones.server.sites.cluster import connect
+from bones.server.sites.cluster import connect, heard
 from bones.server.tables.hub import Playing
 
-__all__ = ["PULSE", "Presence", "Someone"]
+__all__ = ["PULSE", "Closable", "Presence", "Someone", "expel"]
 
 log = logging.getLogger("bones.server")
 
@@ -50,6 +51,19 @@ SOON = 1.0
 STALE = 3 * PULSE
 """Seconds after which a process's list no longer counts."""
 KEY = "bones:presence"
+EXPEL = "bones:expel"
+"""The channel on which a ban is said, for every process to close the account's sockets."""
+
+
+class Closable(Protocol):
+    """A socket, as far as a ban closes it."""
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+async def expel(client: aioredis.Redis, account: int) -> None:
+    """Tell every process of a site to close the account's sockets."""
+    await client.publish(heard(client, EXPEL), str(account))
 
 class Someone(NamedTuple):
     """Someone here (the fields of :class:`~bones.server.protocol.Here`, rating aside)."""
@@ -66,35 +80,45 @@ class Presence:
     """The people with a socket open at this process; with Redis, at every process."""
 
     def __init__(self, playing: Callable[[], Iterable[Playing]],
-                 redis_url: str | None = None) -> None:
-        """``playing``: the players connected at this process's tables."""
+                 redis_url: str | None = None,
+                 seated: Callable[[int], Awaitable[None]] | None = None) -> None:
+        """``playing``: the players connected at this process's tables; ``seated``
+        closes the sockets of an account's seats at them (a ban)."""
         self.playing = playing
+        self.seated = seated
         self.redis = None if redis_url is None else connect(redis_url)
         self.me = secrets.token_hex(6)
         self.sockets: Counter[tuple[str, bool]] = Counter()
         """Open sockets by (name, guest)."""
+        self.held: dict[int, set[Closable]] = {}
+        """The open sockets of each account, to close when a moderator bans it."""
         self.on_change: Callable[[], None] = lambda: None
         """Called when who is here changed (the lobby listens)."""
         self.everyone: list[Someone] = []
         """Everyone here at the last reckoning, by name."""
         self._stirred = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._pulse())
+        self._tasks = [asyncio.create_task(self._pulse())]
+        if self.redis is not None:
+            self._tasks.append(asyncio.create_task(self._listen(self.redis)))
 
     def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
 
     @contextmanager
-    def present(self, who: Player | None) -> Iterator[None]:
-        """``who`` is here while this lasts (nobody, for a page not signed in)."""
+    def present(self, who: Player | None, ws: Closable) -> Iterator[None]:
+        """``who`` is here on ``ws`` while this lasts (nobody, for a page not signed in)."""
         if who is None:
             yield
             return
         key = (who.name, who.guest)
         self.sockets[key] += 1
+        held = None if who.account is None else self.held.setdefault(who.account, set())
+        if held is not None:
+            held.add(ws)
         self._stirred.set()
         try:
             yield
@@ -102,7 +126,37 @@ class Presence:
             self.sockets[key] -= 1
             if not self.sockets[key]:
                 del self.sockets[key]
+            if held is not None and who.account is not None:
+                held.discard(ws)
+                if not held:
+                    self.held.pop(who.account, None)
             self._stirred.set()
+
+    async def expel(self, account: int) -> None:
+        """Close the account's sockets at every process (a moderator banned it)."""
+        if self.redis is None:
+            await self._expelled(account)
+        else:
+            await expel(self.redis, account)
+
+    async def _expelled(self, account: int) -> None:
+        if self.seated is not None:  # a seat's socket may be opened by its token alone
+            await self.seated(account)
+        for ws in list(self.held.get(account, ())):
+            with suppress(Exception):
+                await ws.close(4403, "this account is banned")
+
+    async def _listen(self, client: aioredis.Redis) -> None:
+        """Hear the bans said at any process, and close the sockets held here."""
+        while True:
+            try:
+                pubsub: Any = client.pubsub(ignore_subscribe_messages=True)
+                await pubsub.subscribe(heard(client, EXPEL))
+                async for message in pubsub.listen():
+                    await self._expelled(int(message["data"]))
+            except redis.RedisError as error:
+                log.warning("bans could not be heard: %s", error)
+                await asyncio.sleep(1)
 
     def mine(self) -> list[Someone]:
         """This process's people, each once: those with a socket open, and the players
@@ -137,6 +191,8 @@ class Presence:
                 everyone = await self._everyone(self.mine())
             except redis.RedisError as error:
                 log.warning("who is here could not be shared: %s", error)
+            except Exception:  # never the end of the reckoning
+                log.exception("who is here could not be reckoned")
             else:
                 if everyone != self.everyone:
                     self.everyone = everyone

@@ -39,9 +39,11 @@ from bones.server.names import check_display, guest_like, name_key, skeleton
 from bones.server.people.hashing import Hasher
 from bones.server.store.records import hash_token
 from bones.server.store.schema import (
+    FOR_GOOD,
     AccountRow,
     ChatRow,
     ReportRow,
+    ResetRow,
     SeatRow,
     SessionRow,
     TokenRow,
@@ -49,13 +51,15 @@ from bones.server.store.schema import (
 )
 
 __all__ = ["GUEST_DAYS", "NAME", "SESSION_DAYS", "Account", "Accounts", "ApiToken", "Refused",
-           "check_name", "forget_guests"]
+           "Sanctioned", "check_name", "check_sanction", "forget_guests"]
 
 SESSION_DAYS = 30
 """A session lasts this long after it was last renewed (renewed halfway through)."""
 TOKEN_PREFIX = "bones_"
 GUEST_DIGITS = (6, 8, 10, 12)
 """The digits of a guest's name: more once the shorter are hard to find free."""
+RESET_HOURS = 24
+"""Hours a one-time link to set a new password works."""
 GUEST_DAYS = 1
 """Days after which a guest who never played nor chatted is forgotten."""
 FORGOTTEN_AT_ONCE = 10_000
@@ -71,14 +75,40 @@ class Refused(ValueError):
     """A request about an account that cannot be done: the text says why."""
 
 
+class Sanctioned(Refused):
+    """What a sanction in force forbids (``code``: ``banned``, ``suspended`` or
+    ``muted``), until when (None: for good)."""
+
+    def __init__(self, code: str, until: datetime | None) -> None:
+        self.code, self.until = code, None if until == FOR_GOOD else until
+        end = "for good" if self.until is None else f"until {self.until:%Y-%m-%d %H:%M} UTC"
+        super().__init__(f"{WHAT[code]} {end}")
+
+
+WHAT = {"banned": "this account is banned",
+        "suspended": "you may play only bots (suspended)",
+        "muted": "you may not chat (muted)"}
+
+
 @dataclass(frozen=True)
 class Account:
-    """A player as the rest of the server sees one."""
+    """A player as the rest of the server sees one: with the roles the operator gave
+    them and the ends of the sanctions in force (:mod:`.moderation`), read with the
+    account on every request."""
 
     id: int
     name: str
     guest: bool
     bot: bool
+    roles: frozenset[str] = frozenset()
+    muted_until: datetime | None = None
+    suspended_until: datetime | None = None
+
+    def check(self, *kinds: str) -> None:
+        """Refuse (:class:`Sanctioned`) what a sanction of ``kinds`` in force forbids
+        (``suspended``, ``muted``)."""
+        for code in kinds:
+            check_sanction(code, getattr(self, f"{code}_until"))
 
 
 @dataclass(frozen=True)
@@ -124,7 +154,17 @@ _LIKE = select(AccountRow.id, AccountRow.name, AccountRow.guest.label("guest"),
 
 
 def _account(row: AccountRow | Row[int, str, bool, bool]) -> Account:
+    if isinstance(row, AccountRow):
+        return Account(row.id, row.name, row.guest, row.bot, frozenset(row.roles.split()),
+                       row.muted_until, row.suspended_until)
     return Account(row.id, row.name, row.guest, row.bot)
+
+
+def check_sanction(code: str, until: datetime | None) -> None:
+    """Refuse (:class:`Sanctioned`) what a sanction (``code``) ending at ``until``
+    forbids, if it is in force."""
+    if until is not None and until > now():
+        raise Sanctioned(code, until)
 
 
 class Accounts:
@@ -203,6 +243,7 @@ class Accounts:
             row = session.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
         if row is None or row.password is None or not self.hasher.verify(row.password, password):
             raise Refused("wrong name or password")
+        check_sanction("banned", row.banned_until)
         again = self.hasher.hash(password) if self.hasher.check_needs_rehash(row.password) else None
         with Session(self.engine) as session, session.begin():
             if again is not None:
@@ -237,6 +278,57 @@ class Accounts:
                     TokenRow.account_id == account.id, TokenRow.revoked.is_(None))
                     .values(revoked=now()))
             return self._session(session, account.id)
+
+    def reset_token(self, name: str) -> str:
+        """A one-time token that sets a new password for the account called ``name``
+        within :data:`RESET_HOURS` hours (the operator hands it over as a link); an
+        earlier one stops working."""
+        with Session(self.engine) as session, session.begin():
+            row = session.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
+            if row is None or row.password is None:
+                raise Refused(f"no signed-up account {name!r}")
+            session.execute(delete(ResetRow).where(ResetRow.account_id == row.id))
+            token = secrets.token_urlsafe(32)
+            session.add(ResetRow(token_hash=hash_token(token), account_id=row.id,
+                                 expires=now() + timedelta(hours=RESET_HOURS)))
+            return token
+
+    def reset_password(self, token: str, new: str) -> tuple[Account, str]:
+        """Set a new password with a one-time token: every session of the account ends,
+        and a new one begins (answered with the account)."""
+        with Session(self.engine) as session:
+            row = session.get(ResetRow, hash_token(token))
+            if row is None or row.expires <= now():
+                raise Refused("this link has been used or has expired; ask for another")
+            account = row.account_id
+        hashed = self.hasher.hash(new)
+        with Session(self.engine) as session, session.begin():
+            gone = session.execute(delete(ResetRow).where(
+                ResetRow.token_hash == hash_token(token)))
+            if not gone.rowcount:  # type: ignore[attr-defined]
+                raise Refused("this link has been used or has expired; ask for another")
+            found = session.get_one(AccountRow, account)
+            check_sanction("banned", found.banned_until)
+            found.password = hashed
+            session.execute(delete(SessionRow).where(SessionRow.account_id == account))
+            return _account(found), self._session(session, account)
+
+    def sessions(self, name: str) -> list[tuple[str, str, datetime, datetime | None]]:
+        """The account's sessions (kind ``session``, until when) and API tokens not
+        revoked (kind ``token``, its label, when last used), oldest first."""
+        with Session(self.engine) as session:
+            account = session.scalar(select(AccountRow.id)
+                                     .where(AccountRow.name_key == name_key(name)))
+            if account is None:
+                raise Refused(f"no account {name!r}")
+            found: list[tuple[str, str, datetime, datetime | None]] = [
+                ("session", "", s.created, s.expires) for s in session.scalars(
+                    select(SessionRow).where(SessionRow.account_id == account)
+                    .order_by(SessionRow.created))]
+            found += [("token", t.label, t.created, t.used) for t in session.scalars(
+                select(TokenRow).where(TokenRow.account_id == account,
+                                       TokenRow.revoked.is_(None)).order_by(TokenRow.id))]
+            return found
 
     @staticmethod
     def _session(session: Session, account: int) -> str:

@@ -1,5 +1,5 @@
-"""Chat: what players say at a table and in the lobby, kept in the store with the games,
-and the reports players make of it for moderators.
+"""Chat: what players say at a table and in the lobby, kept in the store with the games
+(players report lines to the moderators, :mod:`.moderation`).
 
 At a table there are two rooms while the game runs: the players' (said from a seat,
 heard by the seats) and the spectators' (said by people watching, heard by them only),
@@ -21,25 +21,23 @@ name), in Redis when the server has one.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from datetime import datetime
 
 from limits import RateLimitItemPerSecond
 from limits.aio.strategies import MovingWindowRateLimiter
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from bones.server.names import name_key
+from bones.server.people.accounts import check_sanction
 from bones.server.people.players import Player
 from bones.server.protocol import ChatMessage
 from bones.server.sites.counting import limit_storage
-from bones.server.store.schema import AccountRow, ChatRow, ReportRow, now
+from bones.server.store.schema import AccountRow, ChatRow, now
 
 log = logging.getLogger("bones.server")
 
-__all__ = ["BURST", "WINDOW", "Chat", "Report", "hears"]
+__all__ = ["BURST", "WINDOW", "Chat", "hears"]
 
 BURST = 5
 """Chat lines one speaker may say ..."""
@@ -56,20 +54,6 @@ def hears(room: str, seated: bool, over: bool) -> bool:
     (False, True)
     """
     return over or (room == "players") == seated
-
-
-@dataclass(frozen=True)
-class Report:
-    """A report as moderators read it."""
-
-    id: int
-    at: datetime
-    reporter: str
-    reason: str
-    speaker: str
-    text: str
-    table: str | None
-    room: str
 
 
 def _message(row: ChatRow) -> ChatMessage:
@@ -97,8 +81,13 @@ class Chat:
             return True
 
     def say(self, table_id: str | None, room: str, who: Player, text: str) -> ChatMessage:
-        """Keep a line said (``table_id`` None: in the lobby)."""
+        """Keep a line said (``table_id`` None: in the lobby); refused
+        (:class:`.Sanctioned`) if a moderator muted the speaker."""
         with Session(self.engine) as session, session.begin():
+            if who.account is not None:
+                muted = session.scalar(select(AccountRow.muted_until)
+                                       .where(AccountRow.id == who.account))
+                check_sanction("muted", muted)
             row = ChatRow(table_id=table_id, room=room, account_id=who.account, name=who.name,
                           text=text, at=now())
             session.add(row)
@@ -109,31 +98,7 @@ class Chat:
                limit: int = KEPT) -> list[ChatMessage]:
         """The last lines of these rooms of a table (or of the lobby), oldest first."""
         where = ChatRow.table_id.is_(None) if table_id is None else ChatRow.table_id == table_id
-        query = (select(ChatRow).where(where, ChatRow.room.in_(rooms))
+        query = (select(ChatRow).where(where, ChatRow.room.in_(rooms), ChatRow.removed.is_(None))
                  .order_by(ChatRow.id.desc()).limit(limit))
         with Session(self.engine) as session:
             return [_message(row) for row in session.scalars(query)][::-1]
-
-    def report(self, message_id: int, reporter: int, reason: str) -> bool:
-        """Keep a report for moderators; False if there is no such line. Reporting a line
-        twice keeps the first report."""
-        try:
-            with Session(self.engine) as session, session.begin():
-                if session.get(ChatRow, message_id) is None:
-                    return False
-                session.add(ReportRow(message_id=message_id, reporter_id=reporter,
-                                      reason=reason, at=now()))
-        except IntegrityError:
-            pass  # reported by this player already
-        return True
-
-    def reports(self, limit: int = 100) -> list[Report]:
-        """The latest reports, newest first, with the line reported."""
-        query = (select(ReportRow, ChatRow, AccountRow.name)
-                 .join(ChatRow, ChatRow.id == ReportRow.message_id)
-                 .join(AccountRow, AccountRow.id == ReportRow.reporter_id)
-                 .order_by(ReportRow.id.desc()).limit(limit))
-        with Session(self.engine) as session:
-            return [Report(report.id, report.at, reporter, report.reason, line.name, line.text,
-                           line.table_id, line.room)
-                    for report, line, reporter in session.execute(query)]

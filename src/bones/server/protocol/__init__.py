@@ -4,7 +4,8 @@ Every WebSocket message is one JSON object with ``v`` (the protocol version) and
 A client sends :data:`ClientMessage`; the server answers with :class:`StateMessage`,
 :class:`ErrorMessage` or :class:`Pong`. ``docs/protocol.md`` shows each with an example. The
 models are in ``text`` (what every message is made of), ``seat`` (what a seat sends),
-``server`` (what the server sends) and ``rest`` (the REST bodies); all are here.
+``server`` (what the server sends), ``rest`` (the REST bodies) and ``moderation``
+(reports and what moderators do); all are here.
 
 >>> parse_client('{"v": 1, "type": "move", "move": "6-3 right"}')
 Move(v=1, type='move', move='6-3 right')
@@ -14,6 +15,16 @@ Traceback (most recent call last):
 bones.server.protocol.text.ProtocolError: unknown message type 'jump'; send one of move, ready, ...
 """
 
+from bones.server.protocol.moderation import (
+    ActionInfo,
+    DossierInfo,
+    Lifting,
+    Reason,
+    ReportInfo,
+    Reporting,
+    SanctionInfo,
+    Sanctioning,
+)
 from bones.server.protocol.rest import (
     BAD_BODY,
     TIME_CONTROL,
@@ -88,6 +99,7 @@ __all__ = [
     "TIME_CONTROL",
     "VERSION",
     "Action",
+    "ActionInfo",
     "BotSeat",
     "ChatMessage",
     "ChatReport",
@@ -96,6 +108,7 @@ __all__ = [
     "Client",
     "ClientMessage",
     "CreateTable",
+    "DossierInfo",
     "ErrorMessage",
     "GameRatings",
     "GameSummary",
@@ -107,6 +120,7 @@ __all__ = [
     "Joined",
     "LeaveTable",
     "Level",
+    "Lifting",
     "LobbyMessage",
     "MatchedMessage",
     "Message",
@@ -118,9 +132,14 @@ __all__ = [
     "ProtocolError",
     "RatingChange",
     "Ready",
+    "Reason",
     "Rematch",
     "RematchMessage",
+    "ReportInfo",
+    "Reporting",
     "Resign",
+    "SanctionInfo",
+    "Sanctioning",
     "Say",
     "SeatInfo",
     "SeatNumber",

@@ -236,6 +236,13 @@ class Store:
         with self.engine.connect() as connection:
             return int(connection.execute(query).scalar_one())
 
+    def banned(self, account_id: int) -> bool:
+        """Whether a moderator banned the account (its seats no longer open)."""
+        with self.engine.connect() as connection:
+            until = connection.execute(select(AccountRow.banned_until)
+                                       .where(AccountRow.id == account_id)).scalar()
+        return until is not None and until > now()
+
     def open_ids(self) -> list[str]:
         """The ids of every table whose match is not over."""
         with Session(self.engine) as session:

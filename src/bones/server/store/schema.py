@@ -31,13 +31,17 @@ from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql import ColumnElement
 
-__all__ = ["AccountRow", "Base", "ChatRow", "EventRow", "GameRow", "PlayRow", "RatedRow",
-           "RatingRow", "ReportRow", "SeatRow", "SessionRow", "TableRow", "TokenRow", "TotalRow",
-           "now"]
+__all__ = ["FOR_GOOD", "AccountRow", "AuditRow", "Base", "ChatRow", "EventRow", "GameRow",
+           "PlayRow", "RatedRow", "RatingRow", "ReportRow", "ResetRow", "SanctionRow", "SeatRow",
+           "SessionRow", "TableRow", "TokenRow", "TotalRow", "now"]
 
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+FOR_GOOD = datetime(9999, 12, 31, tzinfo=UTC)
+"""The end of a sanction given for good, as an account's columns keep it."""
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -174,10 +178,12 @@ class RatedRow(Base):
 
 class ChatRow(Base):
     """One chat message: at a table (``room`` ``players`` or ``spectators``) or in the
-    lobby (no table, room ``lobby``)."""
+    lobby (no table, room ``lobby``). A speaker's lines are found by an index (for
+    moderators, an account's own data, and forgetting idle guests)."""
 
     __tablename__ = "chat"
-    __table_args__ = (Index("chat_by_table", "table_id", "id"),)
+    __table_args__ = (Index("chat_by_table", "table_id", "id"),
+                      Index("chat_by_account", "account_id", "id"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), default=None)
     room: Mapped[str] = mapped_column(String(12))
@@ -185,18 +191,65 @@ class ChatRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(String(200))
     at: Mapped[datetime] = mapped_column(default=now)
+    removed: Mapped[datetime | None] = mapped_column(default=None)
+    """When a moderator deleted the line: nobody is shown it any more (it is kept for
+    the reports and the audit that point at it)."""
 
 
 class ReportRow(Base):
-    """A player's report of a chat message, for moderators (``bones reports``)."""
+    """A player's report, for moderators: of a chat line (``message_id``), or of a
+    player (``account_id``: their conduct, their name, or a game of theirs,
+    ``table_id``). Open until a moderator resolves it."""
 
     __tablename__ = "reports"
-    __table_args__ = (UniqueConstraint("message_id", "reporter_id"),)
+    __table_args__ = (UniqueConstraint("message_id", "reporter_id"),
+                      Index("reports_open", "resolved", "id"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    message_id: Mapped[int] = mapped_column(ForeignKey("chat.id"))
-    reporter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    kind: Mapped[str] = mapped_column(String(8), default="chat", server_default="chat")
+    """``chat``, ``player``, ``name`` or ``game``."""
+    message_id: Mapped[int | None] = mapped_column(ForeignKey("chat.id"), default=None)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), default=None)
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), default=None)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     reason: Mapped[str] = mapped_column(String(200))
+    note: Mapped[str | None] = mapped_column(String(500), default=None)
     at: Mapped[datetime] = mapped_column(default=now)
+    resolved: Mapped[datetime | None] = mapped_column(default=None)
+    resolved_by: Mapped[str | None] = mapped_column(String(24), default=None)
+    resolution: Mapped[str | None] = mapped_column(String(200), default=None)
+
+
+class SanctionRow(Base):
+    """A moderator's sanction of an account: ``warn``, ``mute`` (no chat), ``suspend``
+    (no play with people) or ``ban``, until a moment (none: for good) unless lifted.
+    The account's own columns say what is in force; these rows say why."""
+
+    __tablename__ = "sanctions"
+    __table_args__ = (Index("sanctions_by_account", "account_id", "id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    kind: Mapped[str] = mapped_column(String(8))
+    reason: Mapped[str] = mapped_column(String(200))
+    by: Mapped[str] = mapped_column(String(24))
+    """The moderator's name (``operator`` from the command line)."""
+    at: Mapped[datetime] = mapped_column(default=now)
+    until: Mapped[datetime | None] = mapped_column(default=None)
+    lifted: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class AuditRow(Base):
+    """One moderator's (or the operator's) action, as moderators read them: who did
+    what to whom, why and when."""
+
+    __tablename__ = "audit"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(default=now)
+    by: Mapped[str] = mapped_column(String(24))
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), default=None,
+                                                   index=True)
+    action: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str] = mapped_column(String(200))
+    detail: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
 
 class AccountRow(Base):
@@ -216,6 +269,13 @@ class AccountRow(Base):
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
     """The account has played by program (an API token): shown as a bot everywhere."""
     created: Mapped[datetime] = mapped_column(default=now)
+    roles: Mapped[str] = mapped_column(String(64), default="", server_default="")
+    """The roles the operator granted, space-separated (``moderator``)."""
+    muted_until: Mapped[datetime | None] = mapped_column(default=None)
+    """The sanctions in force, each until a moment (:data:`FOR_GOOD` for good): read
+    with the account itself, so every request and every process sees them at once."""
+    suspended_until: Mapped[datetime | None] = mapped_column(default=None)
+    banned_until: Mapped[datetime | None] = mapped_column(default=None)
 
     @hybrid_property
     def guest(self) -> bool:
@@ -235,6 +295,16 @@ class SessionRow(Base):
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     created: Mapped[datetime] = mapped_column(default=now)
+    expires: Mapped[datetime] = mapped_column()
+
+
+class ResetRow(Base):
+    """A one-time link to set a new password, which the operator gave a player who lost
+    theirs (``bones admin reset-password``): the store keeps its token's hash."""
+
+    __tablename__ = "password_resets"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     expires: Mapped[datetime] = mapped_column()
 
 

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from starlette.websockets import WebSocketDisconnect
 
 from bones.server import logs
+from bones.server.people.accounts import Sanctioned
 from bones.server.people.chat import hears
 from bones.server.people.players import Player
 from bones.server.protocol import (
@@ -75,6 +76,10 @@ class Doors(Part):
         logs.SEAT.set(seat)
         if token is not None and seat is None:
             await refuse(ws, 4403, "this token opens no seat at this table")
+            return
+        account = None if seat is None else live.table.seats[seat].account_id
+        if account is not None and await self.hub.read(self.hub.store.banned, account):
+            await refuse(ws, 4403, "this account is banned")
             return
         if token is None and not live.table.may_watch(invite):
             await refuse(ws, 4403, "this table is private: watch it through its invite link")
@@ -177,6 +182,9 @@ class Doors(Part):
         room = "spectators" if conn.seat is None else "players"
         try:
             line = await self.hub.write(self.hub.chat.say, live.table.id, room, who, text)
+        except Sanctioned as muted:
+            await self.error(conn, "muted", str(muted))
+            return
         except Exception as error:
             log.warning("table %s: the store refused a chat line: %s", live.table.id, error)
             await self.error(conn, "unavailable", "the line could not be kept; say it again")

@@ -392,6 +392,17 @@ class Hub:
                 return None
         return None if live is None else showing.info(live.table)
 
+    async def expel(self, account: int) -> None:
+        """Close the sockets at this process's tables of the account's seats, or signed
+        in as it (a moderator banned it)."""
+        for live in list(self.tables.values()):
+            seats = live.table.seats
+            for conn in list(live.conns):
+                ours = conn.seat is not None and seats[conn.seat].account_id == account
+                if ours or (conn.viewer is not None and conn.viewer.account == account):
+                    with contextlib.suppress(Exception):
+                        await conn.ws.close(4403, "this account is banned")
+
     def playing_here(self) -> Iterator[Playing]:
         """The people connected at this process's tables whose match is on: each one's
         name, the table's id if it is public, its game and its number of players (read

@@ -1,0 +1,178 @@
+"""``bones admin``: the operator's hand on the accounts of a site, from its machine.
+
+Grant and revoke roles, read and resolve the players' reports, ban and unban, read the
+audit log, list an account's sessions, and give a player who lost their password a
+one-time link to set a new one. It works on the store directly (``--db``, as ``bones
+serve`` has it), so it needs no running server; a ban said with ``--redis`` also closes
+the account's open sockets at every process of the site at once (without it, they close
+at their next request: the sessions are gone). Every action is written to the audit log
+as done by ``operator``.
+
+    bones admin grant anna moderator
+    bones admin reports
+    bones admin resolve 12 "warned them"
+    bones admin ban spammer --reason "links to a scam" --redis redis://127.0.0.1:6379/0
+    bones admin unban spammer --reason "appealed"
+    bones admin reset-password anna --site https://bones.example.org
+    bones admin sessions anna
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import unicodedata
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+__all__ = ["HIDDEN", "add_parser", "inert", "run"]
+
+OPERATOR = "operator"
+HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Unicode categories a terminal does not show as themselves."""
+
+
+def inert(text: str) -> str:
+    r"""``text`` safe to print to a terminal: every control, format or separator
+    character (escape sequences, bidi overrides, invisible joiners) shown as its code.
+
+    >>> print(inert("Ann\x1b[2J\u202e!"))
+    Ann\x1b[2J\u202e!
+    """
+    return "".join(f"\\x{ord(c):02x}" if ord(c) < 0x100 and unicodedata.category(c) == "Cc"
+                   else f"\\u{ord(c):04x}" if unicodedata.category(c) in HIDDEN else c
+                   for c in text)
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """``bones admin`` and its commands, under the ``bones`` command's ``commands``."""
+    admin: argparse.ArgumentParser = commands.add_parser(
+        "admin", help="roles, reports, bans and accounts (operator)")
+    admin.add_argument("--db", default=None,
+                       help="SQLAlchemy URL of the store (default sqlite:///bones.db)")
+    actions = admin.add_subparsers(dest="action", required=True)
+    for verb in ("grant", "revoke"):
+        role = actions.add_parser(verb, help=f"{verb} a role (moderator)")
+        role.add_argument("name")
+        role.add_argument("role", choices=["moderator"])
+    reports = actions.add_parser("reports", help="the open reports, newest first")
+    reports.add_argument("--all", action="store_true", help="the resolved ones too")
+    reports.add_argument("--limit", type=int, default=50, help="the latest this many")
+    resolve = actions.add_parser("resolve", help="close a report, saying what was done")
+    resolve.add_argument("report", type=int)
+    resolve.add_argument("resolution")
+    ban = actions.add_parser("ban", help="sign an account out everywhere and keep it out")
+    unban = actions.add_parser("unban", help="lift an account's ban")
+    for command in (ban, unban):
+        command.add_argument("name")
+        command.add_argument("--reason", required=True)
+    ban.add_argument("--minutes", type=float, default=None, help="for this long (default: "
+                     "for good)")
+    ban.add_argument("--redis", default=None, help="the site's Redis: its processes close "
+                     "the account's sockets at once")
+    audit = actions.add_parser("audit", help="every moderator's action, newest first")
+    audit.add_argument("--name", default=None, help="of one player")
+    audit.add_argument("--limit", type=int, default=50)
+    reset = actions.add_parser("reset-password",
+                               help="print a one-time link that sets a new password")
+    reset.add_argument("name")
+    reset.add_argument("--site", default="http://127.0.0.1:8000",
+                       help="the site's address, as players open it")
+    sessions = actions.add_parser("sessions", help="an account's sessions and API tokens")
+    sessions.add_argument("name")
+    return admin
+
+
+def run(args: argparse.Namespace) -> int:
+    """Do what ``bones admin`` was asked; 1 with a message if it cannot be done."""
+    from bones.server import DEFAULT_DB
+    from bones.server.people.accounts import Accounts, Refused
+    from bones.server.people.moderation import Moderation, Unknown
+    from bones.server.store.records import Store
+
+    store = Store(args.db or DEFAULT_DB)
+    moderation, accounts = Moderation(store.engine), Accounts(store.engine)
+    try:
+        return _act(args, moderation, accounts)
+    except (Unknown, ValueError, Refused) as error:
+        print(f"bones admin: {error}", file=sys.stderr)
+        return 1
+    finally:
+        store.engine.dispose()
+
+
+def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
+    action = args.action
+    if action in ("grant", "revoke"):
+        getattr(moderation, action)(OPERATOR, args.name, args.role)
+        roles = moderation.account(args.name)[1]
+        print(f"{args.name}: {' '.join(sorted(roles)) or 'no roles'}")
+    elif action == "reports":
+        _print_reports(moderation.reports(open_only=not args.all, limit=args.limit))
+    elif action == "resolve":
+        moderation.resolve(OPERATOR, args.report, args.resolution)
+    elif action == "ban":
+        account, _ = moderation.account(args.name)
+        moderation.sanction(OPERATOR, args.name, "ban", args.reason, args.minutes)
+        if args.redis:
+            asyncio.run(_expel(args.redis, account))
+        print(f"{args.name} is banned" + ("" if args.minutes is None
+                                           else f" for {args.minutes:g} minutes"))
+    elif action == "unban":
+        moderation.lift(OPERATOR, args.name, "ban", args.reason)
+    elif action == "audit":
+        _print(["when", "by", "player", "action", "reason"],
+               [(_when(a.at), a.by, a.player or "", a.action, a.reason)
+                for a in moderation.audit(args.limit, args.name)], "the audit log, newest first")
+    elif action == "reset-password":
+        token = accounts.reset_token(args.name)
+        moderation.note(OPERATOR, args.name, "reset", "a one-time password link")
+        print(f"{args.site.rstrip('/')}/reset#{token}")
+    elif action == "sessions":
+        _print(["kind", "label", "made", "until / last used"],
+               [(kind, label, made.strftime("%Y-%m-%d %H:%M"),
+                 "" if until is None else until.strftime("%Y-%m-%d %H:%M"))
+                for kind, label, made, until in accounts.sessions(args.name)],
+               f"{args.name}'s sessions and API tokens")
+    return 0
+
+
+async def _expel(url: str, account: int) -> None:
+    from bones.server.meeting.presence import expel
+    from bones.server.sites.cluster import connect
+
+    client = connect(url)
+    try:
+        await expel(client, account)
+    finally:
+        await client.aclose()
+
+
+def _print_reports(found: Iterable[Any]) -> None:
+    rows = [(_when(r.at), str(r.id), r.kind, r.reporter, r.reason,
+             r.player or "", r.text or r.note or "",
+             (f"table {r.table}" + (f" ({r.room})" if r.room else "")) if r.table
+             else "lobby" if r.room else "", r.resolution or "")
+            for r in found]
+    _print(["when", "id", "of", "reported by", "reason", "about", "line / note", "where",
+            "resolved"], rows, f"{len(rows)} reports, newest first")
+
+
+def _when(at: str) -> str:
+    """An ISO moment as the tables show it: ``2026-12-06 12:40``."""
+    return at[:16].replace("T", " ")
+
+
+def _print(columns: list[str], rows: Sequence[Sequence[str]], title: str) -> None:
+    """A table of players' words as inert text: never markup, never a control."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=title)
+    for column in columns:
+        table.add_column(column)
+    for row in rows:
+        table.add_row(*(Text(inert(cell)) for cell in row))
+    Console().print(table)

@@ -1,0 +1,155 @@
+"""Reports and moderation over HTTP: players report chat lines, players, names and
+games and follow their reports; moderators (a role the operator grants, ``bones admin
+grant NAME moderator``) read the open reports and a player's games, chat and past
+sanctions, act, and read the audit log. Every route checks the session (the Guard
+checks the Origin of every request that changes something); a moderator's routes answer
+403 to everyone else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
+
+from fastapi import APIRouter, Depends, HTTPException, Query
+from fastapi.concurrency import run_in_threadpool
+
+from bones.server.edge.auth import Needed
+from bones.server.meeting.presence import Presence
+from bones.server.people.accounts import Account
+from bones.server.people.moderation import Moderation, Unknown
+from bones.server.protocol import (
+    BAD_BODY,
+    ActionInfo,
+    ChatReport,
+    DossierInfo,
+    Lifting,
+    Reason,
+    ReportInfo,
+    Reporting,
+    SanctionInfo,
+    Sanctioning,
+)
+
+__all__ = ["moderation_router"]
+
+T = TypeVar("T")
+MODERATOR = "moderator"
+NOT_A_MODERATOR: dict[int | str, dict[str, Any]] = {
+    401: {"description": "Not signed in"},
+    403: {"description": "Not a moderator; or a moderator acting on a moderator"}}
+UNKNOWN: dict[int | str, dict[str, Any]] = {404: {"description": "No such player, report "
+                                                                 "or chat line"}}
+
+
+async def moderator(account: Needed) -> Account:
+    if MODERATOR not in account.roles:
+        raise HTTPException(403, "for moderators only")
+    return account
+
+
+Moderator = Annotated[Account, Depends(moderator)]
+
+
+def moderation_router(moderation: Moderation, presence: Presence) -> APIRouter:
+    """The routes of reports (any signed-in player) and of moderators."""
+    router = APIRouter()
+
+    async def call(job: Callable[..., T], *args: Any, **options: Any) -> T:
+        """Run a store job in a thread; an unknown player or report is a 404, a
+        sanction or role that makes no sense a 400."""
+        try:
+            return await run_in_threadpool(job, *args, **options)
+        except Unknown as error:
+            raise HTTPException(404, str(error)) from None
+        except ValueError as error:
+            raise HTTPException(400, str(error)) from None
+
+    @router.post("/api/reports", status_code=201,
+                 responses={**BAD_BODY, 401: {"description": "Not signed in"}, **UNKNOWN})
+    async def report(body: Reporting, account: Needed) -> dict[str, int]:
+        """Report a chat line, a player, a name or a game to the moderators."""
+        if body.kind == "chat" and body.message is None:
+            raise HTTPException(422, "a chat line's report names its message")
+        if body.kind != "chat" and body.name is None:
+            raise HTTPException(422, "a report of a player, a name or a game names the player")
+        made = await call(moderation.report, account.id, body.kind, body.reason, body.note,
+                          message=body.message, name=body.name, table=body.table)
+        return {"id": made}
+
+    @router.post("/api/chat/{message_id}/report", status_code=204,
+                 responses={**BAD_BODY, 401: {"description": "Not signed in"},
+                            404: {"description": "No such chat line"}})
+    async def report_line(message_id: int, body: ChatReport, account: Needed) -> None:
+        """Report a chat line to the moderators (the same as ``POST /api/reports`` with
+        ``kind`` ``chat``)."""
+        await call(moderation.report, account.id, "chat", body.reason, message=message_id)
+
+    @router.get("/api/reports", responses={401: {"description": "Not signed in"}})
+    async def my_reports(account: Needed) -> list[ReportInfo]:
+        """The reports I made, newest first, with what moderators did."""
+        return await call(moderation.reports, open_only=False, reporter=account.id)
+
+    @router.get("/api/mod/reports", responses=NOT_A_MODERATOR)
+    async def open_reports(_: Moderator, everything: bool = Query(default=False, alias="all"),
+                           limit: int = Query(default=100, ge=1, le=500)) -> list[ReportInfo]:
+        """The open reports (``all``: the resolved ones too), newest first."""
+        return await call(moderation.reports, open_only=not everything, limit=limit)
+
+    @router.post("/api/mod/reports/{report_id}/resolve", status_code=204,
+                 responses={**BAD_BODY, **NOT_A_MODERATOR, **UNKNOWN})
+    async def resolve(report_id: int, body: Reason, me: Moderator) -> None:
+        """Close a report, saying what was done: its reporter sees it."""
+        await call(moderation.resolve, me.name, report_id, body.reason)
+
+    @router.get("/api/mod/players/{name}", responses={**NOT_A_MODERATOR, **UNKNOWN})
+    async def dossier(name: str, _: Moderator) -> DossierInfo:
+        """A player's latest games and chat lines, sanctions, the reports about them and
+        the audit log of them."""
+        return await call(moderation.dossier, name)
+
+    async def not_a_moderator(name: str) -> int:
+        """The account of that name, if a moderator may act on it."""
+        account, roles = await call(moderation.account, name)
+        if MODERATOR in roles:
+            raise HTTPException(403, "a moderator is sanctioned by the operator only")
+        return int(account)
+
+    @router.post("/api/mod/players/{name}/sanctions", status_code=201,
+                 responses={**BAD_BODY, **NOT_A_MODERATOR, **UNKNOWN})
+    async def sanction(name: str, body: Sanctioning, me: Moderator) -> SanctionInfo:
+        """Warn, mute, suspend or ban a player, for ``minutes`` or for good. A ban signs
+        them out everywhere and closes their open sockets at every process at once."""
+        account = await not_a_moderator(name)
+        done = await call(moderation.sanction, me.name, name, body.kind, body.reason,
+                          body.minutes)
+        if body.kind == "ban":
+            await presence.expel(account)
+        return done
+
+    @router.post("/api/mod/players/{name}/lift",
+                 responses={**BAD_BODY, **NOT_A_MODERATOR, **UNKNOWN})
+    async def lift(name: str, body: Lifting, me: Moderator) -> dict[str, int]:
+        """End a player's mute, suspension or ban now."""
+        return {"lifted": await call(moderation.lift, me.name, name, body.kind, body.reason)}
+
+    @router.post("/api/mod/players/{name}/rename",
+                 responses={**BAD_BODY, **NOT_A_MODERATOR, **UNKNOWN})
+    async def rename(name: str, body: Reason, me: Moderator) -> dict[str, str]:
+        """Force a new name on a player whose name offends."""
+        await not_a_moderator(name)
+        return {"name": await call(moderation.rename, me.name, name, body.reason)}
+
+    @router.post("/api/mod/chat/{message_id}/delete", status_code=204,
+                 responses={**BAD_BODY, **NOT_A_MODERATOR, **UNKNOWN})
+    async def delete_line(message_id: int, body: Reason, me: Moderator) -> None:
+        """Delete a chat line: nobody is shown it again."""
+        await call(moderation.remove_line, me.name, message_id, body.reason)
+
+    @router.get("/api/mod/audit", responses=NOT_A_MODERATOR)
+    async def audit(_: Moderator, limit: int = Query(default=100, ge=1, le=500)
+                    ) -> list[ActionInfo]:
+        """Every moderator's action, newest first."""
+        return await call(moderation.audit, limit)
+
+    return router

@@ -1,0 +1,123 @@
+"""The REST bodies and answers of reports and moderation: what a player reports, what
+a moderator reads and does, and the sanctions a player is shown.
+
+>>> Sanctioning(kind="mute", reason="insults", minutes=60).minutes
+60.0
+>>> Sanctioning(kind="jail", reason="x")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+pydantic_core._pydantic_core.ValidationError: 1 validation error for Sanctioning
+...
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from bones.server.protocol.text import Name, clean_text
+
+__all__ = ["ActionInfo", "DossierInfo", "Lifting", "Reason", "ReportInfo", "Reporting",
+           "SanctionInfo", "Sanctioning"]
+
+Said = Annotated[str, Field(min_length=1, max_length=200),
+                 AfterValidator(lambda text: clean_text(text, angles=True))]
+"""A reason given: 1-200 characters, shown as text."""
+
+
+class Reporting(BaseModel):
+    """A report to the moderators: of a chat line (``chat``, with ``message``), or of a
+    player by ``name``: their conduct (``player``: abuse, leaving games, partners
+    signalling in Kozel), their name (``name``), or one game (``game``, with
+    ``table``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["chat", "player", "name", "game"]
+    reason: Said
+    note: Annotated[str | None, Field(default=None, max_length=500),
+                    AfterValidator(lambda text: None if text is None
+                                   else clean_text(text, angles=True))] = None
+    message: int | None = Field(default=None, ge=1)
+    name: Name | None = None
+    table: str | None = Field(default=None, min_length=1, max_length=32)
+
+
+class ReportInfo(BaseModel):
+    """A report, as moderators read it (and its reporter, of their own)."""
+
+    id: int
+    kind: str
+    at: str
+    reporter: str
+    player: str | None
+    reason: str
+    note: str | None
+    message: int | None
+    text: str | None
+    table: str | None
+    room: str | None
+    resolved: str | None
+    resolution: str | None
+
+
+class SanctionInfo(BaseModel):
+    """A sanction: ``until`` None means for good (a warning has no end)."""
+
+    id: int
+    kind: Literal["warn", "mute", "suspend", "ban"]
+    reason: str
+    by: str
+    at: str
+    until: str | None
+    lifted: str | None
+
+
+class Sanctioning(BaseModel):
+    """A moderator's sanction: for ``minutes`` (none: for good)."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["warn", "mute", "suspend", "ban"]
+    reason: Said
+    minutes: float | None = Field(default=None, gt=0, le=10 * 365 * 24 * 60)
+
+
+class Lifting(BaseModel):
+    """End a lasting sanction now."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    kind: Literal["mute", "suspend", "ban"]
+    reason: Said
+
+
+class Reason(BaseModel):
+    """Why a moderator acts (a rename, a line deleted, a report resolved)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    reason: Said
+
+
+class ActionInfo(BaseModel):
+    """One line of the audit log."""
+
+    id: int
+    at: str
+    by: str
+    player: str | None
+    action: str
+    reason: str
+    detail: dict[str, Any] | None
+
+
+class DossierInfo(BaseModel):
+    """What a moderator reads of a player before acting."""
+
+    name: str
+    guest: bool
+    created: str
+    roles: list[str]
+    games: list[dict[str, Any]]
+    chat: list[dict[str, Any]]
+    sanctions: list[SanctionInfo]
+    reports: list[ReportInfo]
+    audit: list[ActionInfo]

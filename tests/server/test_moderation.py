@@ -1,0 +1,255 @@
+"""Reports and moderators: a player reports a line, a player, a name or a game and sees
+what came of it; a moderator (a role the operator grants) reads the reports and the
+player, warns, mutes, suspends, bans, renames, deletes a line, and every action is in
+the audit log; each sanction holds over REST and WebSocket, on one process and on every
+process of a site."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.server.live import Client, Message, Server, closed_code
+
+ORIGIN = {"origin": "https://elsewhere.example"}
+
+
+def _admin(db: str, *args: str) -> str:
+    """``bones admin`` on the store: what it printed."""
+    done = subprocess.run([sys.executable, "-m", "bones", "admin", "--db", db, *args],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "COLUMNS": "250"})
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _name(prefix: str) -> str:
+    return f"{prefix}{random.randrange(10**8)}"
+
+
+def _moderator(server: Server) -> httpx.Client:
+    name = _name("Mod")
+    client = server.account(name)
+    assert name in _admin(server.db, "grant", name, "moderator")
+    return client
+
+
+def _said(client: Client, text: str) -> Message:
+    client.send({"v": 1, "type": "chat", "text": text})
+    return client.until(lambda m: m["type"] in ("chat", "error") and m.get("text", text) == text)
+
+
+def _seated(server: Server, offender: httpx.Client, other: httpx.Client
+            ) -> tuple[str, Client, Client]:
+    """A table of two people, the offender's socket and the other's."""
+    table, token = _made(server, offender)
+    joined = server.join(table, None, client=other)
+    return table, server.socket(table, token), server.socket(table, joined["token"])
+
+
+def _made(server: Server, by: httpx.Client) -> tuple[str, str]:
+    """A table for two people made by ``by``: its id and ``by``'s seat token."""
+    made = server.create("draw", [{"kind": "human", "me": True}, {"kind": "human"}],
+                         client=by, options={"target": None})
+    return made["table"]["id"], made["token"]
+
+
+def _at_a_table_and_the_lobby(at: Server, seat_at: Server, prefix: str
+                              ) -> tuple[str, httpx.Client, str, str, Client, Client]:
+    """A new player at a table for two made at ``at``, their seat's socket at
+    ``seat_at`` and their lobby socket at ``at``: the name, the signed-in client, the
+    table, the seat's token, the two sockets."""
+    offender = _name(prefix)
+    rude = at.account(offender)
+    table, seat = _made(at, rude)
+    at.join(table, None, client=at.account(_name("Oth")))
+    mine = seat_at.socket(table, seat)
+    mine.until(lambda m: m["type"] == "state")
+    lobby = at.lobby(rude)
+    lobby.until(lambda m: m["type"] == "lobby")
+    return offender, rude, table, seat, mine, lobby
+
+
+def _act(moderator: httpx.Client, name: str, kind: str, **body: Any) -> dict[str, Any]:
+    answer = moderator.post(f"/api/mod/players/{name}/sanctions",
+                            json={"kind": kind, "reason": f"{kind} for a test", **body})
+    assert answer.status_code == 201, answer.text
+    return dict(answer.json())
+
+
+def test_only_moderators_read_and_act(server: Server) -> None:
+    player = server.account(_name("Pla"))
+    moderator = _moderator(server)
+    for path in ("/api/mod/reports", "/api/mod/audit", f"/api/mod/players/{_name('x')}"):
+        assert httpx.get(server.url + path).status_code == 401
+        assert player.get(path).status_code == 403
+    assert moderator.get("/api/mod/reports").status_code == 200
+    assert moderator.get("/api/mod/players/nobody-at-all").status_code == 404
+    victim = _name("Vic")
+    server.account(victim)
+    assert player.post(f"/api/mod/players/{victim}/sanctions",
+                       json={"kind": "warn", "reason": "x"}).status_code == 403
+    refused = moderator.post(f"/api/mod/players/{victim}/sanctions", headers=ORIGIN,
+                             json={"kind": "warn", "reason": "from another site"})
+    assert refused.status_code == 403
+    assert moderator.get(f"/api/mod/players/{victim}").json()["sanctions"] == []
+    other = _moderator(server)
+    assert moderator.post(f"/api/mod/players/{other.get('/api/me').json()['name']}/sanctions",
+                          json={"kind": "ban", "reason": "a coup"}).status_code == 403
+    assert other.get("/api/me").json()["roles"] == ["moderator"]
+
+
+def test_a_report_is_read_resolved_and_its_reporter_told(server: Server) -> None:
+    offender, reporter = _name("Off"), _name("Rep")
+    rude, by = server.account(offender), server.account(reporter)
+    table, mine, _ = _seated(server, rude, by)
+    line = _said(mine, "you are hopeless")
+    assert by.post(f"/api/chat/{line['id']}/report", json={"reason": "rude"}).status_code == 204
+    for kind, extra in (("player", {}), ("name", {}), ("game", {"table": table})):
+        made = by.post("/api/reports", json={"kind": kind, "name": offender,
+                                             "reason": f"{kind}!", "note": "see", **extra})
+        assert made.status_code == 201, made.text
+    assert by.post("/api/reports", json={"kind": "game", "name": offender, "reason": "x",
+                                         "table": "no-such-table"}).status_code == 404
+    assert by.post("/api/reports", json={"kind": "chat", "reason": "x"}).status_code == 422
+    moderator = _moderator(server)
+    open_now = [r for r in moderator.get("/api/mod/reports").json() if r["player"] == offender]
+    assert sorted(r["kind"] for r in open_now) == ["chat", "game", "name", "player"]
+    assert next(r for r in open_now if r["kind"] == "chat")["text"] == "you are hopeless"
+    dossier = moderator.get(f"/api/mod/players/{offender}").json()
+    assert [c["text"] for c in dossier["chat"]] == ["you are hopeless"]
+    assert len(dossier["reports"]) == 4
+    for report in open_now:
+        assert moderator.post(f"/api/mod/reports/{report['id']}/resolve",
+                              json={"reason": "warned"}).status_code == 204
+    assert not [r for r in moderator.get("/api/mod/reports").json() if r["player"] == offender]
+    mine_now = by.get("/api/reports").json()
+    assert {r["resolution"] for r in mine_now} == {"warned"} and len(mine_now) == 4
+
+
+def test_a_muted_player_cannot_chat_anywhere_until_it_is_lifted(server: Server) -> None:
+    offender = _name("Mut")
+    rude, other = server.account(offender), server.account(_name("Oth"))
+    _, mine, _ = _seated(server, rude, other)
+    moderator = _moderator(server)
+    done = _act(moderator, offender, "mute", minutes=30)
+    assert done["until"] is not None
+    refused = _said(mine, "still talking")
+    assert refused["type"] == "error" and refused["code"] == "muted"
+    lobby = server.lobby(rude)
+    lobby.until(lambda m: m["type"] == "lobby")
+    lobby.send({"v": 1, "type": "chat", "text": "hello lobby"})
+    assert lobby.until(lambda m: m["type"] == "error")["code"] == "muted"
+    shown = rude.get("/api/me").json()["sanctions"]
+    assert [(s["kind"], s["reason"]) for s in shown] == [("mute", "mute for a test")]
+    assert moderator.post(f"/api/mod/players/{offender}/lift",
+                          json={"kind": "mute", "reason": "served"}).json() == {"lifted": 1}
+    assert _said(mine, "sorry")["type"] == "chat"
+    assert rude.get("/api/me").json()["sanctions"] == []
+
+
+def test_a_suspended_player_plays_bots_only(server: Server) -> None:
+    offender = _name("Sus")
+    rude = server.account(offender)
+    open_table = server.create("draw", [{"kind": "human"}, {"kind": "human"}])
+    _act(_moderator(server), offender, "suspend", minutes=60)
+    joined = rude.post(f"/api/tables/{open_table['id']}/join", json={})
+    assert joined.status_code == 403 and joined.json()["code"] == "suspended"
+    assert joined.json()["until"] is not None
+    assert rude.post("/api/seek", json={"variant": "draw"}).json()["code"] == "suspended"
+    with_people = rude.post("/api/tables", json={"variant": "draw", "seats": [
+        {"kind": "human", "me": True}, {"kind": "human"}]})
+    assert with_people.status_code == 403
+    with_bots = rude.post("/api/tables", json={"variant": "draw", "seats": [
+        {"kind": "human", "me": True}, {"kind": "bot", "level": "easy"}]})
+    assert with_bots.status_code == 201, with_bots.text
+
+
+def test_a_ban_closes_the_sockets_signs_out_and_keeps_the_name(server: Server) -> None:
+    offender, rude, table, seat, mine, lobby = _at_a_table_and_the_lobby(server, server, "Ban")
+    token = rude.post("/api/tokens", json={"label": "robot"}).json()["token"]
+    _act(_moderator(server), offender, "ban")
+    assert closed_code(mine) == 4403 and closed_code(lobby) == 4403
+    assert rude.get("/api/me").status_code == 401
+    assert httpx.get(f"{server.url}/api/me",
+                     headers={"authorization": f"Bearer {token}"}).status_code == 401
+    login = httpx.post(f"{server.url}/api/login",
+                       json={"name": offender, "password": "correct horse"})
+    assert login.status_code == 403 and login.json()["code"] == "banned"
+    assert login.json()["until"] is None  # for good
+    assert httpx.post(f"{server.url}/api/signup", json={
+        "name": offender, "password": "another horse"}).status_code == 409
+    assert closed_code(server.socket(table, seat)) == 4403  # the seat is closed to them
+
+
+def test_a_deleted_line_is_not_shown_again_and_the_audit_holds_every_action(
+        server: Server) -> None:
+    offender = _name("Del")
+    rude, other = server.account(offender), server.account(_name("Oth"))
+    table, mine, _ = _seated(server, rude, other)
+    line = _said(mine, "something vile")
+    moderator = _moderator(server)
+    me = moderator.get("/api/me").json()["name"]
+    assert moderator.post(f"/api/mod/chat/{line['id']}/delete",
+                          json={"reason": "vile"}).status_code == 204
+    newcomer = server.socket(table, signed_in=server.account(_name("New")))
+    newcomer.until(lambda m: m["type"] == "state")
+    newcomer.drain()
+    assert not [m for m in newcomer.received if m["type"] == "chat"]
+    _act(moderator, offender, "warn")
+    renamed = moderator.post(f"/api/mod/players/{offender}/rename",
+                             json={"reason": "offensive"}).json()["name"]
+    assert renamed.startswith("Player") and rude.get("/api/me").json()["name"] == renamed
+    actions = [(a["action"], a["by"], a["player"], a["reason"])
+               for a in moderator.get("/api/mod/audit").json() if a["by"] == me]
+    assert actions == [("rename", me, renamed, "offensive"), ("warn", me, renamed,
+                       "warn for a test"), ("delete", me, renamed, "vile")]
+    assert rude.get("/api/me").json()["sanctions"][0]["kind"] == "warn"
+
+
+def test_the_operator_grants_bans_and_gives_a_password_link(server: Server) -> None:
+    name = _name("Ops")
+    player = server.account(name)
+    assert "no roles" in _admin(server.db, "revoke", name, "moderator")
+    link = _admin(server.db, "reset-password", name, "--site", server.url).strip()
+    assert link.startswith(f"{server.url}/reset#")
+    token = link.split("#", 1)[1]
+    assert "session" in _admin(server.db, "sessions", name)
+    fresh = httpx.Client(base_url=server.url)
+    set_new = fresh.post("/api/password/reset", json={"token": token, "new": "new horse!"})
+    assert set_new.status_code == 200 and set_new.json()["name"] == name
+    assert player.get("/api/me").status_code == 401  # the old session ended
+    assert fresh.get("/api/me").json()["name"] == name
+    assert fresh.post("/api/password/reset", json={
+        "token": token, "new": "third horse"}).status_code == 404  # once only
+    assert "is banned" in _admin(server.db, "ban", name, "--reason", "operator's test",
+                                 "--minutes", "5")
+    assert fresh.get("/api/me").status_code == 401
+    audit = _admin(server.db, "audit", "--name", name)
+    assert "ban" in audit and "reset" in audit and "revoke" in audit
+    _admin(server.db, "unban", name, "--reason", "done")
+    assert server.account(name, "new horse!").get("/api/me").json()["name"] == name
+
+
+@pytest.mark.timeout(300)
+def test_a_ban_holds_on_every_process_at_once(site: list[Server]) -> None:
+    """A moderator at one process bans a player whose sockets are at the others: they
+    close at once, and no process lets the player in again."""
+    first, second, third = site
+    offender, rude, _, _, at_second, lobby = _at_a_table_and_the_lobby(third, second, "Far")
+    moderator = first.account(_name("Mod"))
+    _admin(first.db, "grant", moderator.get("/api/me").json()["name"], "moderator")
+    _act(moderator, offender, "ban", minutes=60)
+    assert closed_code(at_second) == 4403 and closed_code(lobby) == 4403
+    for server in site:
+        assert httpx.get(f"{server.url}/api/me", cookies=rude.cookies).status_code == 401
+    muted = _name("Qui")
+    quiet = second.account(muted)
+    _act(moderator, muted, "mute", minutes=5)
+    assert quiet.get("/api/me").json()["sanctions"][0]["kind"] == "mute"
