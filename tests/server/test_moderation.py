@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from bones.server.sockets.allowance import BANNED
 from tests.server.live import Client, Message, Server, closed_code
 
 ORIGIN = {"origin": "https://elsewhere.example"}
@@ -175,7 +176,7 @@ def test_a_ban_closes_the_sockets_signs_out_and_keeps_the_name(server: Server) -
     offender, rude, table, seat, mine, lobby = _at_a_table_and_the_lobby(server, server, "Ban")
     token = rude.post("/api/tokens", json={"label": "robot"}).json()["token"]
     _act(_moderator(server), offender, "ban")
-    assert closed_code(mine) == 4403 and closed_code(lobby) == 4403
+    assert closed_code(mine) == BANNED and closed_code(lobby) == BANNED
     assert rude.get("/api/me").status_code == 401
     assert httpx.get(f"{server.url}/api/me",
                      headers={"authorization": f"Bearer {token}"}).status_code == 401
@@ -185,7 +186,7 @@ def test_a_ban_closes_the_sockets_signs_out_and_keeps_the_name(server: Server) -
     assert login.json()["until"] is None  # for good
     assert httpx.post(f"{server.url}/api/signup", json={
         "name": offender, "password": "another horse"}).status_code == 409
-    assert closed_code(server.socket(table, seat)) == 4403  # the seat is closed to them
+    assert closed_code(server.socket(table, seat)) == BANNED  # the seat is closed to them
 
 
 def test_a_deleted_line_is_not_shown_again_and_the_audit_holds_every_action(
@@ -246,7 +247,7 @@ def test_a_ban_holds_on_every_process_at_once(site: list[Server]) -> None:
     moderator = first.account(_name("Mod"))
     _admin(first.db, "grant", moderator.get("/api/me").json()["name"], "moderator")
     _act(moderator, offender, "ban", minutes=60)
-    assert closed_code(at_second) == 4403 and closed_code(lobby) == 4403
+    assert closed_code(at_second) == BANNED and closed_code(lobby) == BANNED
     for server in site:
         assert httpx.get(f"{server.url}/api/me", cookies=rude.cookies).status_code == 401
     muted = _name("Qui")

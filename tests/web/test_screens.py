@@ -22,6 +22,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, ConsoleMessage, Page, TimeoutError
 
+from bones.server.people.moderation import Moderation
+from bones.server.store.records import Store
 from tests.server.live import Message, Server, play_all, play_out, sqlite_url
 from tests.web.test_phone import OUTSIDE
 
@@ -179,8 +181,31 @@ def scenes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scenes]:
     waiting = server.create("kozel", [{"kind": "human", "me": True}, {"kind": "human"}, EASY,
                                       EASY], client=otto, public=True)
     made.tables["joining"] = waiting["invite"]
+    _moderated(server, walker, otto)
     yield made
     server.stop()
+
+
+def _moderated(server: Server, walker: httpx.Client, otto: httpx.Client) -> None:
+    """Walker a moderator with a warning of his own, who reported Rude; Rude's lines,
+    reports and sanctions for the moderators' pages."""
+    rude = server.account("Rude")
+    table = server.create("draw", [{"kind": "human", "me": True}, {"kind": "human"}],
+                          client=rude, options={"target": None})
+    server.join(table["table"]["id"], None, client=otto)
+    socket = server.socket(table["table"]["id"], table["token"])
+    socket.send({"v": 1, "type": "chat", "text": "a long and rather rude line " * 5})
+    line = socket.until(lambda m: m["type"] == "chat")
+    socket.close()
+    otto.post(f"/api/chat/{line['id']}/report", json={"reason": "rude"}).raise_for_status()
+    walker.post("/api/reports", json={"kind": "player", "name": "Rude", "reason": "insults",
+                                      "note": "at our last table"}).raise_for_status()
+    moderation = Moderation(Store(server.db).engine)
+    moderation.grant("operator", "Walker", "moderator")
+    moderation.sanction("operator", "Walker", "warn", "be kind in the lobby")
+    for kind in ("warn", "mute"):
+        moderation.sanction("operator", "Rude", kind, "rude at a table", minutes=60)
+    moderation.engine.dispose()
 
 
 class Walk:
@@ -292,7 +317,19 @@ def _walk_pages(walk: Walk) -> None:
     walk.open("/stats/Walker", "#stats")
     walk.check("profile and statistics")
     walk.open("/account", "#password")
-    walk.check("account")
+    walk.check("account, with the moderators' warning and my reports")
+    page = walk.open("/stats/Otto", "#report-player")
+    page.click("#report-player")
+    page.wait_for_selector("#report-dialog[open]")
+    walk.check("reporting a player")
+    page = walk.open("/mod", "#moderation .report")
+    walk.check("moderation: open reports and the audit log")
+    page.fill("#mod-look-up input", "Rude")
+    page.click("#mod-look-up button")
+    page.wait_for_selector("#mod-player-name")
+    walk.check("moderation: a player")
+    walk.open("/reset#no-such-link", "#reset")
+    walk.check("a new password from a one-time link")
 
 
 @pytest.mark.parametrize("width", WIDTHS)

@@ -4,11 +4,12 @@
 
 import { fill, h } from "./dom.js";
 import { refusal, t } from "./i18n.js";
+import { mySanctionsAndReports } from "./moderation.js";
 import { api } from "./net.js";
 
 let current = null;
 
-// The signed-in account: { name, guest, bot }.
+// The signed-in account: { name, guest, bot, roles }.
 export const me = () => current;
 
 // Signed in as before, or a new guest (the server sets the session cookie): one
@@ -114,11 +115,38 @@ export async function accountScreen(root, changed) {
       credentials("login", t("logIn"), "/api/login", done, "current-password")));
     return;
   }
+  const full = await api("/api/me");  // with what moderators decided
   root.replaceChildren(h("section", { class: "account" }, title,
     h("button", { type: "button", id: "logout", onclick: async () => {
       await api("/api/logout", {});
       await done();
     } }, t("logOut")),
+    await mySanctionsAndReports(full),
     passwordForm(),
     await tokensSection()));
+}
+
+// The page of a one-time link the operator gave (`/reset#TOKEN`): a new password, and
+// the player is signed in with it; `done()` once they are.
+export function resetScreen(root, done) {
+  const token = location.hash.slice(1);
+  const form = h("form", { id: "reset", class: "account-form" },
+    h("h2", {}, t("reset.title")),
+    h("label", { class: "name" }, t("newPassword"),
+      h("input", { name: "new", type: "password", required: true, minlength: 8, maxlength: 128,
+                   autocomplete: "new-password" })),
+    h("p", { class: "form-error", role: "alert" }),
+    h("button", { type: "submit", class: "primary" }, t("reset.title")));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await api("/api/password/reset", { token, new: form.elements.new.value });
+      history.replaceState({}, "", "/");
+      await signIn();
+      done();
+    } catch (error) {
+      form.querySelector(".form-error").textContent = refusal(error, { 404: "reset.gone" });
+    }
+  });
+  root.replaceChildren(h("section", { class: "account" }, form));
 }

@@ -1,6 +1,6 @@
 // bones in the browser: the header, the router, and the screens behind it.
 
-import { accountScreen, me, signIn } from "./account.js";
+import { accountScreen, me, resetScreen, signIn } from "./account.js";
 import { fill, h } from "./dom.js";
 import { newGame, joinScreen } from "./home.js";
 import { LANGUAGES, lang, refusal, setLang, t } from "./i18n.js";
@@ -8,6 +8,7 @@ import { sounds } from "./feel.js";
 import { api, seats } from "./net.js";
 import { RULES } from "./rules.js";
 import { LobbyScreen } from "./lobby.js";
+import { moderationScreen } from "./moderation.js";
 import { PlayScreen } from "./play.js";
 import { leaderboardScreen } from "./ratings.js";
 import { ReplayScreen } from "./replay.js";
@@ -46,6 +47,8 @@ async function route() {
     return accountScreen(root, () => { header(); route(); });
   }
   if (location.pathname === "/leaderboard") return leaderboardScreen(root, go);
+  if (location.pathname === "/mod") return moderationScreen(root, go);
+  if (location.pathname === "/reset") return resetScreen(root, () => { header(); go("/"); });
   const pair = location.pathname.match(/^\/pair\/([\w-]+)$/);
   if (location.pathname === "/play" || pair) {
     screen = new PlayScreen(root, variants, go, pair?.[1]);
@@ -155,6 +158,7 @@ function header() {
     navLink("/leaderboard", "leaderboard-link", t("leaderboard")),
     me() ? navLink(`/stats/${encodeURIComponent(me().name)}`, "my-games", t("myGames")) : null,
     me() ? navLink("/account", "account-link", me().guest ? t("signUp") : me().name) : null,
+    me()?.roles?.includes("moderator") ? navLink("/mod", "mod-link", t("mod.title")) : null,
     h("button", { type: "button", id: "rules-button", onclick: rulesDialog }, t("rules")),
     h("button", { type: "button", id: "mute", class: "icon", "aria-pressed": String(!sounds.muted()),
                   "aria-label": t("sound"), title: t("sound"),

@@ -37,6 +37,7 @@ export class LobbyScreen {
       onLobby: (m) => this.render(m),
       onChat: (line) => this.chat.add(line),
       onError: (error) => this.chat.refused(refusal(error)),
+      onEnd: (code) => this.chat.refused(code === 4451 ? t("error.banned") : t("http.403")),
     });
   }
 

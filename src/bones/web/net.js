@@ -9,7 +9,9 @@ export async function api(path, body = undefined, method = body === undefined ? 
   const data = response.status === 204 ? null : await response.json().catch(() => ({}));
   if (!response.ok) {  // the English detail is for programs; the page says it by `status`
     const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : data.detail;
-    throw Object.assign(new Error(detail || response.statusText), { status: response.status });
+    // A sanction's refusal carries its `code` (banned, suspended, muted) and `until`.
+    throw Object.assign(new Error(detail || response.statusText),
+      { status: response.status, code: data.code, until: data.until });
   }
   return data;
 }
@@ -27,7 +29,8 @@ export const seats = {
 export class Connection {
   // `table`: a table's id, "lobby" for the lobby's list (`onLobby`), or "seek/{ticket}"
   // for a quick match's ticket (`onSeeking`, then `onMatched`); `onEnd(code)`: the
-  // server closed it for good (4401 not signed in, 4403 not yours, 4404 gone).
+  // server closed it for good (4401 not signed in, 4403 not yours, 4404 gone, 4451 the
+  // account is banned).
   constructor(table, token, handlers) {
     Object.assign(this, { table, token, ...handlers });
     this.delay = 250;
@@ -58,7 +61,7 @@ export class Connection {
     ws.onclose = (event) => {
       this.onStatus?.(false);
       if (this.closed) return;
-      if ([4401, 4403, 4404].includes(event.code)) {
+      if ([4401, 4403, 4404, 4451].includes(event.code)) {
         this.onEnd?.(event.code);
         return;
       }

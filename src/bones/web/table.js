@@ -46,12 +46,17 @@ export class TableScreen {
       t(token ? "chatPlayers" : "chatSpectators"));
     this.connection = new Connection(tableId, token, {
       onState: (message) => this.receive(message),
-      onError: (error) => (["not_signed_in", "flood"].includes(error.code)
+      onError: (error) => (["not_signed_in", "flood", "muted"].includes(error.code)
         ? this.chat.refused(refusal(error)) : this.flash(t("error", { message: refusal(error) }))),
       onStatus: (online) => {  // a new connection may count from lower (a restarted server)
         this.online = online;
         this.resync ||= online;
         this.renderStatus();
+      },
+      onEnd: (code) => {  // the server will not have this socket back: say why, for good
+        this.ended = code === 4451 ? t("error.banned") : code === 4404 ? t("http.404") : t("http.403");
+        if (this.message) this.renderStatus();
+        else this.root.replaceChildren(h("p", { class: "form-error", role: "alert", id: "ended" }, this.ended));
       },
       onHint: (hint) => this.showHint(hint),
       onChat: (line) => this.chat.add(line),
@@ -462,13 +467,14 @@ export class TableScreen {
     if (this.closed) return;
     const status = this.root.querySelector("#status");
     const online = this.root.querySelector("#online");
-    if (online) online.textContent = this.online ? "" : t("reconnecting");
+    if (online) online.textContent = this.ended ?? (this.online ? "" : t("reconnecting"));
     // Away from the server, no tile looks playable: a move would go nowhere.
     this.root.querySelector("#table")?.classList.toggle("offline", !this.online);
     if (!status || !this.message) return;
     const { view, you, table } = this.message;
     let text = "";
-    if (!this.online) text = t("reconnecting");
+    if (this.ended) text = this.ended;
+    else if (!this.online) text = t("reconnecting");
     else if (you === null) text = t("spectating");
     else if (table.status !== "playing") text = "";
     else if (this.selected) text = t("chooseEnd", { tile: this.selected });

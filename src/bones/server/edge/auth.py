@@ -57,8 +57,8 @@ Password = Annotated[str, Field(min_length=8, max_length=128)]
 
 
 class Me(BaseModel):
-    """The account a request is signed in as; at ``/api/me``, with the roles the
-    operator gave it and the sanctions it is under (and its warnings of the last days)."""
+    """The account a request is signed in as, with the roles the operator gave it; at
+    ``/api/me``, the sanctions it is under too (and its warnings of the last days)."""
 
     name: str
     guest: bool
@@ -114,7 +114,8 @@ class TokenInfo(BaseModel):
 
 
 def _me(account: Account) -> Me:
-    return Me(name=account.name, guest=account.guest, bot=account.bot)
+    return Me(name=account.name, guest=account.guest, bot=account.bot,
+              roles=sorted(account.roles))
 
 
 def _session(request: HTTPConnection) -> str | None:
@@ -196,9 +197,7 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
     @router.get("/api/me", responses={401: {"description": "Not signed in"}})
     def me(account: Needed) -> Me:
         """The account this browser or token is signed in as, its roles and sanctions."""
-        return _me(account).model_copy(update={
-            "roles": sorted(account.roles),
-            "sanctions": moderation.in_force(account.id)})
+        return _me(account).model_copy(update={"sanctions": moderation.in_force(account.id)})
 
     @router.post("/api/guest")
     async def guest(request: Request, response: Response, account: Caller) -> Me:

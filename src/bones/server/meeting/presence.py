@@ -38,6 +38,7 @@ import redis.asyncio as aioredis
 
 from bones.server.people.players import Player
 from bones.server.sites.cluster import connect, heard
+from bones.server.sockets.allowance import BANNED
 from bones.server.tables.hub import Playing
 
 __all__ = ["PULSE", "Closable", "Presence", "Someone", "expel"]
@@ -144,7 +145,7 @@ class Presence:
             await self.seated(account)
         for ws in list(self.held.get(account, ())):
             with suppress(Exception):
-                await ws.close(4403, "this account is banned")
+                await ws.close(BANNED, "this account is banned")
 
     async def _listen(self, client: aioredis.Redis) -> None:
         """Hear the bans said at any process, and close the sockets held here."""

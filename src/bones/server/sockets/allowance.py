@@ -25,7 +25,7 @@ from bones.server.protocol import ErrorMessage
 from bones.server.sockets.bucket import Bucket
 from bones.server.sockets.sending import Socket, deliver
 
-__all__ = ["FORGOTTEN", "Allowance", "Gate", "Verdict"]
+__all__ = ["BANNED", "FORGOTTEN", "Allowance", "Gate", "Verdict"]
 
 Verdict = Literal["read", "flood", "close"]
 """What to do with a message: read it; answer ``flood`` without reading it; close the
@@ -34,6 +34,8 @@ FORGOTTEN = 10_000
 """Addresses whose message buckets are kept before the full ones are forgotten."""
 TOO_MANY = 4429
 """The close code of a socket over its address's count."""
+BANNED = 4451
+"""The close code of every socket of an account a moderator banned."""
 
 
 class Gate:

@@ -33,7 +33,7 @@ from bones.server.protocol import (
     read_client,
 )
 from bones.server.sites.cluster import Elsewhere
-from bones.server.sockets.allowance import messages, refuse
+from bones.server.sockets.allowance import BANNED, messages, refuse
 from bones.server.sockets.sending import Socket
 from bones.server.tables import endings
 from bones.server.tables.live import Conn, Live, Part
@@ -79,7 +79,7 @@ class Doors(Part):
             return
         account = None if seat is None else live.table.seats[seat].account_id
         if account is not None and await self.hub.read(self.hub.store.banned, account):
-            await refuse(ws, 4403, "this account is banned")
+            await refuse(ws, BANNED, "this account is banned")
             return
         if token is None and not live.table.may_watch(invite):
             await refuse(ws, 4403, "this table is private: watch it through its invite link")

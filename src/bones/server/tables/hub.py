@@ -43,7 +43,7 @@ from bones.server.protocol import (
     TableInfo,
 )
 from bones.server.sites.cluster import CallError, Cluster, Elsewhere
-from bones.server.sockets.allowance import Allowance
+from bones.server.sockets.allowance import BANNED, Allowance
 from bones.server.sockets.sending import Socket
 from bones.server.store.records import Store, hash_token
 from bones.server.store.writer import Writer
@@ -401,7 +401,7 @@ class Hub:
                 ours = conn.seat is not None and seats[conn.seat].account_id == account
                 if ours or (conn.viewer is not None and conn.viewer.account == account):
                     with contextlib.suppress(Exception):
-                        await conn.ws.close(4403, "this account is banned")
+                        await conn.ws.close(BANNED, "this account is banned")
 
     def playing_here(self) -> Iterator[Playing]:
         """The people connected at this process's tables whose match is on: each one's

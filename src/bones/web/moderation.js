@@ -1,0 +1,179 @@
+// Reports and moderation in the browser: a player reports another (their conduct, their
+// name) and sees what came of their reports and what moderators decided about them; a
+// moderator's page lists the open reports, opens a player (their games, chat lines,
+// sanctions, the reports about them and the audit of them), acts on them, and reads the
+// audit log. Everything players wrote is shown as text.
+
+import { fill, h } from "./dom.js";
+import { lang, refusal, t } from "./i18n.js";
+import { api } from "./net.js";
+
+const when = (iso) => new Date(iso).toLocaleString(lang());
+const WHYS = ["abuse", "cheating", "leaving", "name", "other"];
+// The lengths a moderator picks from, in minutes ("" is for good).
+const LENGTHS = [[60, "mod.hoursN", 1], [1440, "mod.daysN", 1], [10080, "mod.daysN", 7],
+  [43200, "mod.daysN", 30], ["", "mod.forGood"]];
+
+// A sanction as the player and the moderators read it: "No chat until 6.12.2026, 14:00: spam".
+export function sanctionLine(s) {
+  const end = s.lifted ? t("mod.lifted") : s.kind === "warn" ? null
+    : s.until ? t("mod.until", { when: when(s.until) }) : t("mod.forGood");
+  return h("li", { class: `sanction sanction-${s.kind}` },
+    h("strong", {}, t(`mod.action.${s.kind}`)), end ? ` (${end})` : null, ": ",
+    h("span", { class: "said" }, s.reason));
+}
+
+// The account page's part: what moderators decided about me, and my reports' state.
+export async function mySanctionsAndReports(account) {
+  const reports = await api("/api/reports").catch(() => []);
+  return h("section", { class: "account-form", id: "my-moderation" },
+    account.sanctions?.length ? [h("h2", {}, t("mod.yours")),
+      h("ul", { class: "sanctions", id: "my-sanctions" }, account.sanctions.map(sanctionLine))] : null,
+    reports.length ? [h("h2", {}, t("mod.myReports")),
+      h("ul", { class: "report-list", id: "my-reports" }, reports.map((r) => h("li", {},
+        `${when(r.at)} · ${t(`mod.kind.${r.kind}`)}${r.player ? ` · ${r.player}` : ""} · `,
+        r.resolved ? h("span", { class: "said" }, r.resolution) : h("em", {}, t("mod.pending")))))] : null);
+}
+
+// A dialog to report the player called `name` (their conduct or their name).
+export function reportDialog(name) {
+  const dialog = h("dialog", { class: "report-dialog", id: "report-dialog" });
+  const form = h("form", { class: "panel" },
+    h("h2", {}, t("mod.reportTitle", { name })),
+    h("fieldset", { class: "choices" }, h("legend", {}, t("mod.reason")),
+      WHYS.map((why, i) => h("label", { class: "check" },
+        h("input", { type: "radio", name: "why", value: why, checked: i === 0 }), " ", t(`mod.why.${why}`)))),
+    h("label", { class: "name" }, t("mod.note"), h("textarea", { name: "note", maxlength: 500, rows: 3 })),
+    h("p", { class: "form-error", role: "alert" }),
+    h("div", { class: "dialog-buttons" },
+      h("button", { type: "submit", class: "primary", id: "send-report" }, t("report")),
+      h("button", { type: "button", onclick: () => dialog.close() }, t("cancel"))));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const why = form.elements.why.value;
+    const note = form.elements.note.value.trim();
+    try {
+      await api("/api/reports", { kind: why === "name" ? "name" : "player", name,
+                                  reason: t(`mod.why.${why}`), note: note || null });
+      fill(form, h("p", { id: "report-sent" }, t("mod.sent")),
+        h("div", { class: "dialog-buttons" }, h("button", { type: "button", onclick: () => dialog.close() }, t("close"))));
+    } catch (error) {
+      form.querySelector(".form-error").textContent = refusal(error);
+    }
+  });
+  dialog.append(form);
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+// The moderators' page: the open reports, a player looked up, the audit log.
+export async function moderationScreen(root, go) {
+  const player = h("section", { id: "mod-player" });
+  const lookUp = h("form", { class: "account-form", id: "mod-look-up" },
+    h("label", { class: "name" }, t("mod.lookUp"), h("input", { name: "name", required: true, maxlength: 24 })),
+    h("button", { type: "submit" }, t("mod.open")));
+  const open = (name) => showPlayer(player, name, go, reload);
+  lookUp.addEventListener("submit", (event) => {
+    event.preventDefault();
+    open(lookUp.elements.name.value.trim());
+  });
+  const reports = h("section", { id: "mod-reports" });
+  const audit = h("section", { id: "mod-audit" });
+  const reload = async () => {
+    const [open_, actions] = await Promise.all([api("/api/mod/reports"), api("/api/mod/audit?limit=50")]);
+    fill(reports, h("h2", {}, t("mod.openReports")), open_.length
+      ? h("ul", { class: "report-list" }, open_.map((r) => reportItem(r, open, reload)))
+      : h("p", {}, t("mod.noReports")));
+    fill(audit, h("h2", {}, t("mod.audit")), auditList(actions));
+  };
+  try {
+    await reload();
+  } catch (error) {
+    root.replaceChildren(h("p", { class: "form-error", role: "alert" }, refusal(error)));
+    return;
+  }
+  root.replaceChildren(h("section", { class: "moderation", id: "moderation" },
+    h("h1", {}, t("mod.title")), reports, lookUp, player, audit));
+}
+
+function reportItem(r, open, reload) {
+  const resolve = h("form", { class: "inline-form" },
+    h("input", { name: "reason", required: true, maxlength: 200, "aria-label": t("mod.resolution"),
+                 placeholder: t("mod.resolution") }),
+    h("button", { type: "submit" }, t("mod.resolve")));
+  resolve.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    await api(`/api/mod/reports/${r.id}/resolve`, { reason: resolve.elements.reason.value.trim() });
+    reload();
+  });
+  return h("li", { class: "report", dataset: { report: r.id } },
+    h("div", {}, h("strong", {}, t(`mod.kind.${r.kind}`)), ` · ${when(r.at)} · `,
+      t("mod.reportedBy", { name: r.reporter }), r.player ? " · " : null,
+      r.player ? h("button", { type: "button", class: "link", onclick: () => open(r.player) },
+        t("mod.about", { name: r.player })) : null),
+    h("div", { class: "said" }, r.reason),
+    r.text ? h("blockquote", { class: "said" }, r.text) : null,
+    r.note ? h("div", { class: "said" }, r.note) : null,
+    resolve);
+}
+
+function auditList(actions) {
+  return h("ul", { class: "audit-list" }, actions.map((a) => h("li", {},
+    `${when(a.at)} · ${a.by} · ${t(`mod.action.${a.action}`)}${a.player ? ` · ${a.player}` : ""}: `,
+    h("span", { class: "said" }, a.reason))));
+}
+
+async function showPlayer(section, name, go, reload) {
+  let d;
+  try {
+    d = await api(`/api/mod/players/${encodeURIComponent(name)}`);
+  } catch (error) {
+    fill(section, h("p", { class: "form-error", role: "alert" }, refusal(error)));
+    return;
+  }
+  const again = async () => { await showPlayer(section, d.name, go, reload); await reload(); };
+  const act = (path, body) => api(`/api/mod/players/${encodeURIComponent(d.name)}/${path}`, body)
+    .then(again, (error) => { section.querySelector(".form-error").textContent = refusal(error); });
+  const form = h("form", { class: "account-form", id: "mod-act" },
+    h("label", { class: "name" }, t("mod.sanctions"),
+      h("select", { name: "kind" }, ["warn", "mute", "suspend", "ban"].map((k) =>
+        h("option", { value: k }, t(`mod.action.${k}`))))),
+    h("label", { class: "name" }, t("mod.duration"),
+      h("select", { name: "minutes" }, LENGTHS.map(([m, key, n]) => h("option", { value: m }, t(key, { n }))))),
+    h("label", { class: "name" }, t("mod.reason"), h("input", { name: "reason", required: true, maxlength: 200 })),
+    h("p", { class: "form-error", role: "alert" }),
+    h("button", { type: "submit", class: "primary", id: "mod-apply" }, t("mod.apply")));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const minutes = form.elements.minutes.value;
+    act("sanctions", { kind: form.elements.kind.value, reason: form.elements.reason.value.trim(),
+                       minutes: minutes ? Number(minutes) : null });
+  });
+  const reason = () => form.elements.reason.value.trim() || t("mod.title");
+  const inForce = d.sanctions.filter((s) => s.kind !== "warn" && !s.lifted
+    && (!s.until || new Date(s.until) > new Date()));
+  fill(section, h("h2", { id: "mod-player-name" }, d.name, d.guest ? h("small", { class: "badge" }, t("guest")) : null),
+    h("h3", {}, t("mod.sanctions")),
+    d.sanctions.length ? h("ul", { class: "sanctions" }, d.sanctions.map(sanctionLine)) : h("p", {}, t("mod.none")),
+    inForce.map((s) => h("button", { type: "button", class: "lift", onclick: () => act("lift", { kind: s.kind, reason: reason() }) },
+      `${t("mod.lift")}: ${t(`mod.action.${s.kind}`)}`)),
+    form,
+    h("button", { type: "button", id: "mod-rename", onclick: () => act("rename", { reason: reason() }) }, t("mod.rename")),
+    h("h3", {}, t("mod.chat")),
+    h("ul", { class: "chat-lines" }, d.chat.map((c) => h("li", {}, `${when(c.at)} · `,
+      h("span", { class: "said" }, c.text), " ",
+      c.removed ? h("em", {}, t("mod.deleted")) : h("button", { type: "button", class: "delete-line", onclick: async () => {
+        await api(`/api/mod/chat/${c.id}/delete`, { reason: reason() });
+        again();
+      } }, t("mod.delete"))))),
+    h("h3", {}, t("mod.games")),
+    h("ul", { class: "game-list" }, d.games.map((g) => h("li", {},
+      h("a", { href: `/replay/${g.table}`, onclick: (e) => { e.preventDefault(); go(`/replay/${g.table}`); } },
+        `${when(g.finished)} · ${t(`variant.${g.variant}`)} · ${g.names.filter(Boolean).join(", ")}`)))),
+    h("h3", {}, t("mod.reportsAbout")),
+    d.reports.length ? h("ul", { class: "report-list" }, d.reports.map((r) => h("li", {},
+      `${when(r.at)} · ${t(`mod.kind.${r.kind}`)} · ${t("mod.reportedBy", { name: r.reporter })}: `,
+      h("span", { class: "said" }, r.text || r.reason)))) : h("p", {}, t("mod.none")),
+    h("h3", {}, t("mod.audit")), auditList(d.audit));
+}

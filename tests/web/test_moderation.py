@@ -1,0 +1,87 @@
+"""Reports and moderators in three browsers: a player, an offender and a moderator. The
+player reports the offender from their profile; the moderator finds the report, opens the
+offender, mutes them (their next line is refused in their words), resolves the report
+(the player sees what was done), then bans them: the offender's open table says so at
+once; the audit log shows both actions."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+from playwright.sync_api import Browser, Page
+
+from tests.server.live import Server
+from tests.web.conftest import DESKTOP, PHONE
+from tests.web.driver import Player, sign_in
+
+
+def _say(page: Page, text: str) -> None:
+    if page.locator("#chat-lines").count() == 0:
+        page.click("#chat-toggle")
+    page.fill("#chat-input", text)
+    page.press("#chat-input", "Enter")
+
+
+def _moderator(web: Server, page: Page, name: str) -> None:
+    sign_in(page, web.url, name)
+    subprocess.run([sys.executable, "-m", "bones", "admin", "--db", web.db, "grant", name,
+                    "moderator"], check=True, capture_output=True, timeout=60)
+
+
+def test_a_report_is_acted_on_and_a_ban_ends_the_offenders_table(
+        web: Server, browser: Browser) -> None:
+    tag = random.randrange(10**6)
+    offender, mod_name = f"Odo{tag}", f"Moe{tag}"
+    ann = Player(browser.new_context(**DESKTOP).new_page(), web,  # type: ignore[arg-type]
+                 random.Random(1))
+    ann.new_game("draw", players=2, target="null", levels=("friend",), name=f"Ann{tag}")
+    odo = browser.new_context(**PHONE).new_page()  # type: ignore[arg-type]
+    sign_in(odo, web.url, offender)
+    odo.goto(ann.page.locator("#invite-link").input_value())
+    odo.click("#join button[type=submit]")
+    odo.wait_for_selector("#table[data-status=playing]")
+    _say(odo, "you play like a goat")
+    odo.wait_for_selector("#chat-lines .chat-text:text-is('you play like a goat')")
+
+    report = ann.page.context.new_page()
+    report.goto(f"{web.url}/stats/{offender}")
+    report.click("#report-player")
+    report.fill("#report-dialog textarea", "insults at our table")
+    report.click("#send-report")
+    report.wait_for_selector("#report-sent")
+
+    mod = browser.new_context(**DESKTOP).new_page()  # type: ignore[arg-type]
+    _moderator(web, mod, mod_name)
+    mod.goto(f"{web.url}/mod")
+    item = mod.locator(f".report:has-text('{offender}')")
+    item.locator("button.link").click()
+    mod.wait_for_selector(f"#mod-player-name:has-text('{offender}')")
+    assert "you play like a goat" in mod.locator("#mod-player .chat-lines").inner_text()
+    mod.select_option("#mod-act select[name=kind]", "mute")
+    mod.select_option("#mod-act select[name=minutes]", "60")
+    mod.fill("#mod-act input[name=reason]", "insults")
+    mod.click("#mod-apply")
+    mod.wait_for_selector("#mod-player .sanction-mute")
+
+    _say(odo, "still here")
+    odo.wait_for_selector("#chat .form-error:has-text('muted you')")
+    assert "still here" not in odo.locator("#chat-lines").inner_text()
+
+    mod.fill(f".report:has-text('{offender}') input[name=reason]", "muted for an hour")
+    mod.click(f".report:has-text('{offender}') button[type=submit]")
+    mod.wait_for_selector(f".report:has-text('{offender}')", state="detached")
+    report.goto(f"{web.url}/account")
+    report.wait_for_selector("#my-reports:has-text('muted for an hour')")
+
+    mod.select_option("#mod-act select[name=kind]", "ban")
+    mod.select_option("#mod-act select[name=minutes]", "")
+    mod.fill("#mod-act input[name=reason]", "insults again")
+    mod.click("#mod-apply")
+    odo.wait_for_selector("#status:has-text('This account is banned')")
+    mod.wait_for_selector("#mod-player .sanction-ban")
+    audit = mod.locator("#mod-player .audit-list").inner_text()
+    assert "Ban" in audit and "No chat" in audit and mod_name in audit
+    odo.reload()  # signed out: a guest now, whose old seat stays closed
+    odo.wait_for_selector("#ended:has-text('This account is banned')")
