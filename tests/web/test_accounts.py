@@ -3,6 +3,7 @@ out, a wrong password, log in; the login limit; a personal API token shown once.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -115,3 +116,30 @@ def test_login_attempts_are_limited(browser: Browser, tmp_path: Path) -> None:
         page.close()
     finally:
         server.stop()
+
+
+def test_a_player_downloads_their_data_and_closes_their_account(web: Server,
+                                                                  browser: Browser) -> None:
+    """The account page's own data: the download is everything bones holds (its own
+    games), and closing signs the browser out for good, its games under "deleted player"."""
+    name = f"Own{random.randrange(10**6)}"
+    page = browser.new_context(**DESKTOP, accept_downloads=True).new_page()  # type: ignore[arg-type]
+    player = Player(page, web, random.Random(3))
+    player.new_game("draw", players=2, target="null", name=name)
+    player.play_match()
+    page.goto(f"{web.url}/account")
+    with page.expect_download() as download:
+        page.click("#export")
+    data = json.loads(Path(download.value.path()).read_text())
+    assert data["account"]["name"] == name and len(data["games"]) == 1
+    page.check("#close-account input[name=sure]")
+    page.fill("#close-account input[name=password]", "wrong horse")
+    page.click("#close-account button[type=submit]")
+    page.wait_for_selector("#close-account .form-error:text('The password is wrong')")
+    page.fill("#close-account input[name=password]", PASSWORD)
+    page.click("#close-account button[type=submit]")
+    page.wait_for_selector("#signup")  # a new guest
+    page.goto(f"{web.url}/replay/{data['games'][0]['table']}")
+    page.wait_for_selector("#replay")
+    assert "deleted player" in page.locator("#replay").inner_text()
+    assert name not in page.locator("#replay").inner_text()

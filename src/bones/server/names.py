@@ -82,15 +82,19 @@ def skeleton(name: str) -> str:
 
 
 GUEST = skeleton("guest")
+DELETED = skeleton("deleted")
 
 
 def guest_like(name: str) -> bool:
-    """Whether a name would pass for one the server gives guests (``Guest`` and digits).
+    """Whether a name would pass for one the server gives: a guest's (``Guest`` and
+    digits) or a closed account's (``deleted-`` and digits).
 
     >>> guest_like("gue\u0455t_1"), guest_like("Guesthouse"), guest_like("Augustine")
     (True, True, False)
+    >>> guest_like("Deleted-7")
+    True
     """
-    return skeleton(name).startswith(GUEST)
+    return skeleton(name).startswith((GUEST, DELETED))
 
 
 def check_display(name: str) -> str:

@@ -98,6 +98,33 @@ async function tokensSection() {
   return section;
 }
 
+// My data: download everything bones holds about me; close my account for good (with
+// my password, and a second "yes"), after which this browser is a new guest.
+function ownData(account, done) {
+  const form = h("form", { id: "close-account" },
+    h("p", {}, t("own.closeNote")),
+    account.guest ? null : h("label", { class: "name" }, t("password"),
+      h("input", { name: "password", type: "password", required: true, autocomplete: "current-password" })),
+    h("label", { class: "check" }, h("input", { type: "checkbox", name: "sure", required: true }), " ", t("own.sure")),
+    h("p", { class: "form-error", role: "alert" }),
+    h("button", { type: "submit", class: "danger" }, t("own.close")));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await api("/api/me/close", { password: form.elements.password?.value ?? null });
+      await done();
+    } catch (error) {
+      form.querySelector(".form-error").textContent = refusal(error,
+        { 401: "refused.password", 409: "refused.closeSeated" });
+    }
+  });
+  return h("section", { class: "account-form", id: "own-data" },
+    h("h2", {}, t("own.title")),
+    h("p", {}, h("a", { href: "/api/me/export", download: "bones-my-data.json", id: "export" }, t("own.download"))),
+    h("h3", {}, t("own.close")),
+    form);
+}
+
 // The account page; `changed()` is called when the account signed in changes.
 export async function accountScreen(root, changed) {
   const done = async () => {
@@ -123,7 +150,8 @@ export async function accountScreen(root, changed) {
     } }, t("logOut")),
     await mySanctionsAndReports(full),
     passwordForm(),
-    await tokensSection()));
+    await tokensSection(),
+    ownData(account, done)));
 }
 
 // The page of a one-time link the operator gave (`/reset#TOKEN`): a new password, and

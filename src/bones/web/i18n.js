@@ -278,6 +278,14 @@ const STRINGS = {
     "refused.login": "Wrong name or password",
     "refused.nameTaken": "That name is taken, or too like another: choose another",
     "refused.oldPassword": "The old password is wrong",
+    "deletedPlayer": "deleted player",
+    "own.title": "My data",
+    "own.download": "Download everything bones holds about me (JSON)",
+    "own.close": "Close my account",
+    "own.closeNote": "For good: your name, password, ratings and chat lines are erased; your games stay for the others, under \"deleted player\".",
+    "own.sure": "Yes, close it for good",
+    "refused.closeSeated": "Finish or leave your games first",
+    "refused.password": "The password is wrong",
     "mod.title": "Moderation",
     "mod.openReports": "Open reports",
     "mod.noReports": "No open reports",
@@ -657,6 +665,14 @@ const STRINGS = {
     "refused.login": "Falscher Name oder falsches Passwort",
     "refused.nameTaken": "Dieser Name ist vergeben oder einem anderen zu ähnlich: wähle einen anderen",
     "refused.oldPassword": "Das alte Passwort ist falsch",
+    "deletedPlayer": "gelöschter Spieler",
+    "own.title": "Meine Daten",
+    "own.download": "Alles herunterladen, was bones über mich speichert (JSON)",
+    "own.close": "Mein Konto schließen",
+    "own.closeNote": "Endgültig: Name, Passwort, Wertungen und Chatzeilen werden gelöscht; deine Partien bleiben für die anderen, unter „gelöschter Spieler“.",
+    "own.sure": "Ja, endgültig schließen",
+    "refused.closeSeated": "Beende oder verlasse zuerst deine Partien",
+    "refused.password": "Das Passwort ist falsch",
     "mod.title": "Moderation",
     "mod.openReports": "Offene Meldungen",
     "mod.noReports": "Keine offenen Meldungen",
@@ -1036,6 +1052,14 @@ const STRINGS = {
     "refused.login": "Błędna nazwa lub hasło",
     "refused.nameTaken": "Ta nazwa jest zajęta lub zbyt podobna do innej: wybierz inną",
     "refused.oldPassword": "Stare hasło jest błędne",
+    "deletedPlayer": "usunięty gracz",
+    "own.title": "Moje dane",
+    "own.download": "Pobierz wszystko, co bones o mnie przechowuje (JSON)",
+    "own.close": "Zamknij moje konto",
+    "own.closeNote": "Na zawsze: nazwa, hasło, rankingi i wiadomości zostaną usunięte; twoje partie zostaną dla innych jako „usunięty gracz”.",
+    "own.sure": "Tak, zamknij na zawsze",
+    "refused.closeSeated": "Najpierw dokończ lub opuść swoje partie",
+    "refused.password": "Hasło jest nieprawidłowe",
     "mod.title": "Moderacja",
     "mod.openReports": "Otwarte zgłoszenia",
     "mod.noReports": "Brak otwartych zgłoszeń",
@@ -1415,6 +1439,14 @@ const STRINGS = {
     "refused.login": "Неверное имя или пароль",
     "refused.nameTaken": "Это имя занято или слишком похоже на другое: выберите другое",
     "refused.oldPassword": "Старый пароль неверен",
+    "deletedPlayer": "удалённый игрок",
+    "own.title": "Мои данные",
+    "own.download": "Скачать всё, что bones хранит обо мне (JSON)",
+    "own.close": "Закрыть мою учётную запись",
+    "own.closeNote": "Навсегда: имя, пароль, рейтинги и сообщения будут стёрты; ваши партии останутся у других под именем «удалённый игрок».",
+    "own.sure": "Да, закрыть навсегда",
+    "refused.closeSeated": "Сначала доиграйте или покиньте свои партии",
+    "refused.password": "Неверный пароль",
     "mod.title": "Модерация",
     "mod.openReports": "Открытые жалобы",
     "mod.noReports": "Открытых жалоб нет",
@@ -1586,6 +1618,13 @@ export function clockText(clock, bank) {
 // Expected points, as a hint or a grade gives them: "+3,0".
 export function expected(v) {
   return figure(v, { decimals: 1, signed: true });
+}
+
+// A name as a game's list keeps it, in the player's words: a bot's level ("bot:hard"),
+// and a closed account's "deleted-N" as "deleted player".
+export function playerName(name) {
+  if (name?.startsWith("bot:")) return t(`level.${name.slice(4)}`);
+  return /^deleted-\d+$/.test(name ?? "") ? t("deletedPlayer") : name;
 }
 
 // A move in the player's language: "5-4 links", and a draw or a pass by its word.

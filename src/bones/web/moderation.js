@@ -5,7 +5,7 @@
 // audit log. Everything players wrote is shown as text.
 
 import { fill, h } from "./dom.js";
-import { lang, refusal, t } from "./i18n.js";
+import { lang, playerName, refusal, t } from "./i18n.js";
 import { api } from "./net.js";
 
 const when = (iso) => new Date(iso).toLocaleString(lang());
@@ -170,7 +170,7 @@ async function showPlayer(section, name, go, reload) {
     h("h3", {}, t("mod.games")),
     h("ul", { class: "game-list" }, d.games.map((g) => h("li", {},
       h("a", { href: `/replay/${g.table}`, onclick: (e) => { e.preventDefault(); go(`/replay/${g.table}`); } },
-        `${when(g.finished)} · ${t(`variant.${g.variant}`)} · ${g.names.filter(Boolean).join(", ")}`)))),
+        `${when(g.finished)} · ${t(`variant.${g.variant}`)} · ${g.names.filter(Boolean).map(playerName).join(", ")}`)))),
     h("h3", {}, t("mod.reportsAbout")),
     d.reports.length ? h("ul", { class: "report-list" }, d.reports.map((r) => h("li", {},
       `${when(r.at)} · ${t(`mod.kind.${r.kind}`)} · ${t("mod.reportedBy", { name: r.reporter })}: `,

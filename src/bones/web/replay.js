@@ -3,7 +3,7 @@
 
 import { drawBoard } from "./board.js";
 import { h } from "./dom.js";
-import { expected, figure, moveText, spoken, t } from "./i18n.js";
+import { expected, figure, moveText, playerName, spoken, t } from "./i18n.js";
 import { tileSVG } from "./tiles.js";
 
 const cost = (v) => figure(v, { decimals: 1 });
@@ -45,7 +45,7 @@ export class ReplayScreen {
   name(seat) {
     const name = this.data.names?.[seat];
     if (!name) return t("seat", { n: seat + 1 });
-    return name.startsWith("bot:") ? `${t("bot", { n: seat + 1 })} (${t(`level.${name.slice(4)}`)})` : name;
+    return name.startsWith("bot:") ? `${t("bot", { n: seat + 1 })} (${playerName(name)})` : playerName(name);
   }
 
   // The grade of the move that led to frame `at`, if it was a choice.

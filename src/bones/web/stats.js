@@ -2,7 +2,7 @@
 
 import { me } from "./account.js";
 import { chart, h } from "./dom.js";
-import { figure, lang, t } from "./i18n.js";
+import { figure, lang, playerName, t } from "./i18n.js";
 import { api } from "./net.js";
 import { reportDialog } from "./moderation.js";
 import { historyChart, ratingsTable } from "./ratings.js";
@@ -62,7 +62,7 @@ export async function statsScreen(root, name, go, openUpload) {
     h("h2", {}, t("pastGames")),
     h("ul", { class: "game-list" }, games.map((g) => h("li", {},
       h("span", {}, `${new Date(g.finished).toLocaleString(lang())} · ${t(`variant.${g.variant}`)} · `),
-      h("span", {}, g.names.map((n) => (n?.startsWith("bot:") ? t(`level.${n.slice(4)}`) : n)).join(", ")),
+      h("span", {}, g.names.map(playerName).join(", ")),
       h("b", {}, ` ${g.scores.join(" : ")}`),
       " ",
       h("a", { href: `/replay/${g.id}`, class: "replay-link", onclick: (e) => { e.preventDefault(); go(`/replay/${g.id}`); } },

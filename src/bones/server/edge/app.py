@@ -118,7 +118,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     app.state.accounts = accounts  # who a request comes from (auth.caller)
     routers = [sockets_router(hub, lobby, seeker, presence),
                accounts_router(accounts, moderation, hub.settings),
-               moderation_router(moderation, presence),
+               moderation_router(moderation, presence, accounts),
                profiles_router(hub.store, accounts), tables_router(hub, accounts),
                games_router(hub, analyses), operator_router(hub, analyses),
                seek_router(seeker)]

@@ -48,8 +48,8 @@ from bones.server.protocol import BAD_BODY, SanctionInfo
 from bones.server.sites.counting import limit_storage
 from bones.server.tables.hub import Settings
 
-__all__ = ["COOKIE", "SLOW", "Caller", "Logins", "Me", "Needed", "accounts_router", "caller",
-           "client_address", "operator_only", "player_for", "viewer"]
+__all__ = ["COOKIE", "SLOW", "Caller", "InSession", "Logins", "Me", "Needed", "accounts_router",
+           "caller", "client_address", "operator_only", "player_for", "viewer"]
 
 COOKIE = "bones_session"
 log = logging.getLogger("bones.server")
@@ -400,7 +400,7 @@ def player_for(accounts: Accounts, account: Account | None, typed: str | None) -
         raise HTTPException(409, f"the name {typed!r} belongs to an account, or looks like "
                             "one: log in to play as it")
     if guest_like(typed):
-        raise HTTPException(409, 'names starting with "guest" are kept for guests')
+        raise HTTPException(409, 'names starting with "guest" or "deleted" are kept')
     try:
         return Player(check_display(typed))
     except ValueError as error:

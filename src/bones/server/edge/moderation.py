@@ -1,4 +1,5 @@
-"""Reports and moderation over HTTP: players report chat lines, players, names and
+"""Reports, moderation and an account's own data over HTTP: players download what bones
+holds about them or close their account; they report chat lines, players, names and
 games and follow their reports; moderators (a role the operator grants, ``bones admin
 grant NAME moderator``) read the open reports and a player's games, chat and past
 sanctions, act, and read the audit log. Every route checks the session (the Guard
@@ -11,17 +12,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Depends, HTTPException, Query
+from fastapi import APIRouter, Depends, HTTPException, Query, Response
 from fastapi.concurrency import run_in_threadpool
 
-from bones.server.edge.auth import Needed
+from bones.server.edge.auth import COOKIE, InSession, Needed
 from bones.server.meeting.presence import Presence
-from bones.server.people.accounts import Account
+from bones.server.people.accounts import Account, Accounts, Refused
 from bones.server.people.moderation import Moderation, Unknown
+from bones.server.people.own import Own
 from bones.server.protocol import (
     BAD_BODY,
+    AccountExport,
     ActionInfo,
     ChatReport,
+    Closing,
     DossierInfo,
     Lifting,
     Reason,
@@ -51,8 +55,11 @@ async def moderator(account: Needed) -> Account:
 Moderator = Annotated[Account, Depends(moderator)]
 
 
-def moderation_router(moderation: Moderation, presence: Presence) -> APIRouter:
-    """The routes of reports (any signed-in player) and of moderators."""
+def moderation_router(moderation: Moderation, presence: Presence, accounts: Accounts
+                      ) -> APIRouter:
+    """The routes of reports (any signed-in player), of moderators, and of an account's
+    own data."""
+    own = Own(moderation.engine)
     router = APIRouter()
 
     async def call(job: Callable[..., T], *args: Any, **options: Any) -> T:
@@ -89,6 +96,32 @@ def moderation_router(moderation: Moderation, presence: Presence) -> APIRouter:
     async def my_reports(account: Needed) -> list[ReportInfo]:
         """The reports I made, newest first, with what moderators did."""
         return await call(moderation.reports, open_only=False, reporter=account.id)
+
+    @router.get("/api/me/export", responses={401: {"description": "Not signed in"},
+                                             403: {"description": "Asked with an API token"}})
+    async def export(account: InSession) -> AccountExport:
+        """Everything bones holds about me, as JSON (its schema:
+        ``docs/export.schema.json``)."""
+        return await call(own.export, account.id)
+
+    @router.post("/api/me/close", status_code=204, responses={
+        **BAD_BODY, 401: {"description": "Not signed in, or the password is wrong"},
+        403: {"description": "Asked with an API token"},
+        409: {"description": "A seat at a table still being played"}})
+    async def close(body: Closing, account: InSession, response: Response) -> None:
+        """Close my account for good: my name, password, sessions, tokens, ratings and
+        chat lines are erased; my games stay for the others, under "deleted player".
+        My open sockets close."""
+        try:
+            await run_in_threadpool(accounts.confirm, account.id, body.password)
+        except Refused as error:
+            raise HTTPException(401, str(error)) from None
+        try:
+            await run_in_threadpool(own.close, account.id)
+        except ValueError as error:
+            raise HTTPException(409, str(error)) from None
+        await presence.expel(account.id)
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
 
     @router.get("/api/mod/reports", responses=NOT_A_MODERATOR)
     async def open_reports(_: Moderator, everything: bool = Query(default=False, alias="all"),

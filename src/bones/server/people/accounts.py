@@ -131,7 +131,7 @@ def check_name(name: str) -> str:
     >>> check_name("guest-12")
     Traceback (most recent call last):
     ...
-    bones.server.people.accounts.Refused: names starting with "guest" are kept for guests
+    bones.server.people.accounts.Refused: names starting with "guest" or "deleted" are kept
     """
     if not re.fullmatch(NAME, name):
         raise Refused("a name has 2-24 letters, digits, _ or -, and starts with a letter "
@@ -141,7 +141,7 @@ def check_name(name: str) -> str:
     except ValueError as error:
         raise Refused(str(error)) from None
     if guest_like(name):
-        raise Refused('names starting with "guest" are kept for guests')
+        raise Refused('names starting with "guest" or "deleted" are kept')
     return name
 
 
@@ -250,6 +250,14 @@ class Accounts:
                 session.execute(update(AccountRow).where(AccountRow.id == row.id)
                                 .values(password=again))
             return _account(row), self._session(session, row.id)
+
+    def confirm(self, account: int, password: str | None) -> None:
+        """Refuse (:class:`Refused`) unless ``password`` is the account's (a guest has
+        none to give): what closing an account asks."""
+        with Session(self.engine) as session:
+            hashed = session.get_one(AccountRow, account).password
+        if hashed is not None and (password is None or not self.hasher.verify(hashed, password)):
+            raise Refused("the password is wrong")
 
     def log_out(self, token: str) -> None:
         with Session(self.engine) as session, session.begin():

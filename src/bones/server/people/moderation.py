@@ -15,12 +15,12 @@ is the server's part (:mod:`bones.server.meeting.presence`).
 >>> ann, _ = Accounts(store.engine).sign_up("Ann", "correct horse")
 >>> moderation = Moderation(store.engine)
 >>> moderation.grant("operator", "Ann", "moderator")
->>> moderation.roles(ann.id)
-{'moderator'}
+>>> moderation.account("ann")
+(1, {'moderator'})
 >>> moderation.sanction("operator", "Ann", "mute", "spam", minutes=10).kind
 'mute'
->>> [s.kind for s in moderation.in_force(ann.id)], moderation.muted(ann.id)
-(['mute'], True)
+>>> [s.kind for s in moderation.in_force(ann.id)]
+['mute']
 >>> [a.action for a in moderation.audit()]
 ['mute', 'grant']
 """
@@ -115,12 +115,6 @@ class Moderation:
             row = self._named(session, name)
             return row.id, set(row.roles.split())
 
-    def roles(self, account: int) -> set[str]:
-        """The account's roles."""
-        with Session(self.engine) as session:
-            return set((session.scalar(select(AccountRow.roles)
-                                       .where(AccountRow.id == account)) or "").split())
-
     # -- sanctions -----------------------------------------------------------------------
 
     def sanction(self, by: str, name: str, kind: str, reason: str,
@@ -180,15 +174,11 @@ class Moderation:
         with Session(self.engine) as session:
             return [_sanction(row) for row in session.scalars(query)]
 
-    def muted(self, account: int) -> bool:
-        """Whether the account may not chat now."""
-        return self._under(account, "mute")
-
-    def _under(self, account: int, kind: str) -> bool:
-        column = getattr(AccountRow, _UNTIL[kind])
-        with self.engine.connect() as connection:
-            until = connection.scalar(select(column).where(AccountRow.id == account))
-        return until is not None and until > now()
+    def history(self, account: int) -> list[SanctionInfo]:
+        """Every sanction the account was given, newest first."""
+        with Session(self.engine) as session:
+            return [_sanction(row) for row in session.scalars(select(SanctionRow).where(
+                SanctionRow.account_id == account).order_by(SanctionRow.id.desc()))]
 
     def rename(self, by: str, name: str, reason: str) -> str:
         """Force a new name on an account whose name offends: it becomes ``Player`` and
@@ -315,8 +305,6 @@ class Moderation:
                 .order_by(PlayRow.finished.desc()).limit(games)).all()
             said = session.scalars(select(ChatRow).where(ChatRow.account_id == row.id)
                                    .order_by(ChatRow.id.desc()).limit(lines)).all()
-            sanctions = session.scalars(select(SanctionRow).where(
-                SanctionRow.account_id == row.id).order_by(SanctionRow.id.desc())).all()
             return DossierInfo(
                 name=row.name, guest=row.password is None, created=row.created.isoformat(),
                 roles=row.roles.split(),
@@ -325,7 +313,7 @@ class Moderation:
                         "winner": g.winner} for g in played],
                 chat=[{"id": c.id, "table": c.table_id, "room": c.room, "text": c.text,
                        "at": c.at.isoformat(), "removed": c.removed is not None} for c in said],
-                sanctions=[_sanction(s) for s in sanctions],
+                sanctions=self.history(row.id),
                 reports=self.reports(open_only=False, about=row.id),
                 audit=self.audit(100, row.name))
 

@@ -4,8 +4,8 @@ Every WebSocket message is one JSON object with ``v`` (the protocol version) and
 A client sends :data:`ClientMessage`; the server answers with :class:`StateMessage`,
 :class:`ErrorMessage` or :class:`Pong`. ``docs/protocol.md`` shows each with an example. The
 models are in ``text`` (what every message is made of), ``seat`` (what a seat sends),
-``server`` (what the server sends), ``rest`` (the REST bodies) and ``moderation``
-(reports and what moderators do); all are here.
+``server`` (what the server sends), ``rest`` (the REST bodies), ``moderation``
+(reports and what moderators do) and ``account`` (an account's own data); all are here.
 
 >>> parse_client('{"v": 1, "type": "move", "move": "6-3 right"}')
 Move(v=1, type='move', move='6-3 right')
@@ -15,6 +15,7 @@ Traceback (most recent call last):
 bones.server.protocol.text.ProtocolError: unknown message type 'jump'; send one of move, ready, ...
 """
 
+from bones.server.protocol.account import AccountExport, Closing
 from bones.server.protocol.moderation import (
     ActionInfo,
     DossierInfo,
@@ -98,6 +99,7 @@ __all__ = [
     "SEEN",
     "TIME_CONTROL",
     "VERSION",
+    "AccountExport",
     "Action",
     "ActionInfo",
     "BotSeat",
@@ -107,6 +109,7 @@ __all__ = [
     "Claim",
     "Client",
     "ClientMessage",
+    "Closing",
     "CreateTable",
     "DossierInfo",
     "ErrorMessage",

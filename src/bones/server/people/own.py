@@ -1,0 +1,142 @@
+"""An account's own data: everything bones holds about it, for its owner to download,
+and closing it for good.
+
+Closing erases the person and keeps the games: the name becomes ``deleted-`` and the
+account's number everywhere it was written (the account, its seats, its finished games),
+the password, sessions, API tokens, ratings and roles go, and every chat line it said
+is emptied. The others' games stay whole, replayable and verifiable (a record's deals
+never depended on a name); the app shows the name as "deleted player" in the reader's
+language. Reports and sanctions stay, about an account that no longer has a name.
+
+>>> from bones.server.store.records import Store
+>>> from bones.server.people.accounts import Accounts
+>>> store = Store("sqlite://")
+>>> ann, _ = Accounts(store.engine).sign_up("Ann", "correct horse")
+>>> own = Own(store.engine)
+>>> own.export(ann.id).account.name
+'Ann'
+>>> own.close(ann.id)
+'deleted-1'
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from bones.server.names import name_key
+from bones.server.people.moderation import Moderation
+from bones.server.protocol import AccountExport
+from bones.server.protocol.account import (
+    ExportedAccount,
+    ExportedGame,
+    ExportedLine,
+    ExportedRating,
+    ExportedSession,
+    ExportedToken,
+)
+from bones.server.store.schema import (
+    AccountRow,
+    AuditRow,
+    ChatRow,
+    GameRow,
+    PlayRow,
+    RatedRow,
+    RatingRow,
+    ResetRow,
+    SeatRow,
+    SessionRow,
+    TableRow,
+    TokenRow,
+    now,
+)
+
+__all__ = ["DELETED", "Own"]
+
+DELETED = "deleted-"
+"""What a closed account's name starts with (its number follows)."""
+
+
+def _when(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+class Own:
+    """Each account's own data in a store."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def export(self, account: int) -> AccountExport:
+        """Everything bones holds about the account."""
+        with Session(self.engine) as session:
+            row = session.get_one(AccountRow, account)
+            games = session.execute(
+                select(GameRow, PlayRow.seat).join(PlayRow, PlayRow.table_id == GameRow.table_id)
+                .where(PlayRow.account_id == account).order_by(PlayRow.finished)).all()
+            moderation = Moderation(self.engine)
+            return AccountExport(
+                account=ExportedAccount(name=row.name, created=row.created.isoformat(),
+                                        guest=row.password is None, bot=row.bot,
+                                        roles=row.roles.split()),
+                sessions=[ExportedSession(created=s.created.isoformat(),
+                                          expires=s.expires.isoformat())
+                          for s in session.scalars(select(SessionRow).where(
+                              SessionRow.account_id == account))],
+                api_tokens=[ExportedToken(label=t.label, created=t.created.isoformat(),
+                                          used=_when(t.used), revoked=_when(t.revoked))
+                            for t in session.scalars(select(TokenRow).where(
+                                TokenRow.account_id == account))],
+                games=[ExportedGame(table=g.table_id, variant=g.variant, seat=seat,
+                                    finished=g.finished.isoformat(), names=g.names,
+                                    scores=g.scores, winner=g.winner, public=g.public,
+                                    record=g.record) for g, seat in games],
+                chat=[ExportedLine(id=c.id, table=c.table_id, room=c.room, text=c.text,
+                                   at=c.at.isoformat(), removed=c.removed is not None)
+                      for c in session.scalars(select(ChatRow).where(
+                          ChatRow.account_id == account).order_by(ChatRow.id))],
+                ratings=[ExportedRating(variant=r.variant, players=r.players, mu=r.mu,
+                                        sigma=r.sigma, games=r.games)
+                         for r in session.scalars(select(RatingRow).where(
+                             RatingRow.account_id == account))],
+                rating_history=[{"table": r.table_id, "variant": r.variant,
+                                 "players": r.players, "mu_before": r.mu_before,
+                                 "sigma_before": r.sigma_before, "mu": r.mu,
+                                 "sigma": r.sigma, "at": r.at.isoformat()}
+                                for r in session.scalars(select(RatedRow).where(
+                                    RatedRow.account_id == account).order_by(RatedRow.at))],
+                reports_made=moderation.reports(open_only=False, reporter=account, limit=10_000),
+                sanctions=moderation.history(account))
+
+    def close(self, account: int) -> str:
+        """Close the account for good (see the module): answers the name it has now.
+        Refused (``ValueError``) while it has a seat at a table still being played."""
+        new = f"{DELETED}{account}"
+        with Session(self.engine) as session, session.begin():
+            seated = session.scalar(select(SeatRow.table_id).join(
+                TableRow, TableRow.id == SeatRow.table_id).where(
+                SeatRow.account_id == account, TableRow.finished.is_(None)).limit(1))
+            if seated is not None:
+                raise ValueError("finish or leave your games first: you have a seat at "
+                                 f"table {seated}")
+            row = session.get_one(AccountRow, account)
+            row.name, row.name_key, row.skeleton = new, name_key(new), None
+            row.password, row.roles, row.bot = None, "", False
+            for table in (SessionRow, ResetRow, TokenRow, RatingRow):
+                session.execute(delete(table).where(table.account_id == account))
+            session.execute(update(SeatRow).where(SeatRow.account_id == account)
+                            .values(name=new))
+            session.execute(update(ChatRow).where(ChatRow.account_id == account)
+                            .values(name=new, text="", removed=now()))
+            for game in session.scalars(select(GameRow).join(
+                    PlayRow, PlayRow.table_id == GameRow.table_id)
+                    .where(PlayRow.account_id == account)):
+                game.names = [new if a == account else n
+                              for n, a in zip(game.names, game.accounts or [None] * len(
+                                  game.names), strict=True)]
+            session.add(AuditRow(at=now(), by=new, account_id=account, action="close",
+                                 reason="closed by its owner"))
+            return new

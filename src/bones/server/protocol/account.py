@@ -1,0 +1,90 @@
+"""An account's own data, as its owner downloads it (``GET /api/me/export``): everything
+bones holds about them. ``docs/export.schema.json`` is this model's JSON Schema (a test
+keeps the two the same), for whoever reads an export with other tools.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from bones.server.protocol.moderation import ReportInfo, SanctionInfo
+
+__all__ = ["AccountExport", "Closing", "ExportedAccount", "ExportedGame", "ExportedLine",
+           "ExportedRating", "ExportedSession", "ExportedToken"]
+
+
+class ExportedAccount(BaseModel):
+    name: str
+    created: str
+    guest: bool
+    bot: bool
+    roles: list[str]
+
+
+class ExportedSession(BaseModel):
+    """A signed-in browser (the token itself is never kept, only its hash)."""
+
+    created: str
+    expires: str
+
+
+class ExportedToken(BaseModel):
+    label: str
+    created: str
+    used: str | None
+    revoked: str | None
+
+
+class ExportedGame(BaseModel):
+    """A finished game the account played, at ``seat``, with every move in ``record``."""
+
+    table: str
+    variant: str
+    finished: str
+    seat: int
+    names: list[str | None]
+    scores: list[int]
+    winner: int | None
+    public: bool
+    record: dict[str, Any]
+
+
+class ExportedLine(BaseModel):
+    """A chat line the account said (``room``: players, spectators or lobby)."""
+
+    id: int
+    table: str | None
+    room: str
+    text: str
+    at: str
+    removed: bool
+
+
+class ExportedRating(BaseModel):
+    variant: str
+    players: int
+    mu: float
+    sigma: float
+    games: int
+
+
+class AccountExport(BaseModel):
+    """Everything bones holds about one account."""
+
+    account: ExportedAccount
+    sessions: list[ExportedSession]
+    api_tokens: list[ExportedToken]
+    games: list[ExportedGame]
+    chat: list[ExportedLine]
+    ratings: list[ExportedRating]
+    rating_history: list[dict[str, Any]]
+    reports_made: list[ReportInfo]
+    sanctions: list[SanctionInfo]
+
+
+class Closing(BaseModel):
+    """Close my account: its password (none for a guest)."""
+
+    password: str | None = None
