@@ -1,8 +1,9 @@
 """Who plays whom (``bones.server.meeting.matching``), over any tickets: groups never share a
 ticket or a player, fill their table exactly, keep every rating within every member's
-band and agree on a target; nobody who could play is left waiting beside a partner; the
-band widens with waiting; bots come only when asked for, and only to casual games; and
-the queue and matcher of the server drop what nobody watches."""
+band, agree on a target and never seat two who blocked one another; nobody who could
+play is left waiting beside a partner; the band widens with waiting; bots come only when
+asked for, and only to casual games; and the queue and matcher of the server drop what
+nobody watches."""
 
 from __future__ import annotations
 
@@ -31,11 +32,18 @@ def tickets(draw: st.DrawFn, players: int = 2) -> list[Ticket]:
     count = draw(st.integers(0, 12))
     made = []
     accounts = draw(st.lists(st.integers(1, 20), min_size=count, max_size=count, unique=True))
+    blocked = draw(st.sets(st.tuples(st.integers(1, 20), st.integers(1, 20)), max_size=8))
+
+    def member(name: str, account: int) -> Member:
+        apart = {b for a, b in blocked if a == account} | {a for a, b in blocked if b == account}
+        return Member(name, account, draw(st.integers(1000, 2000)),
+                      apart=tuple(sorted(apart - {account})))
+
     for account in accounts:
-        members = [Member(f"p{account}", account, draw(st.integers(1000, 2000)))]
+        members = [member(f"p{account}", account)]
         wanted = draw(st.sampled_from([1, 2])) if players == 4 else 1
         if wanted == 2 and draw(st.booleans()):
-            members.append(Member(f"f{account}", 100 + account, draw(st.integers(1000, 2000))))
+            members.append(member(f"f{account}", 100 + account))
         made.append(Ticket(f"t{next(_ids)}", "kozel" if players == 4 else "draw", players,
                            tuple(members), since=draw(st.floats(0, 60)),
                            target=draw(st.sampled_from([None, None, 50, 100])),
@@ -60,6 +68,8 @@ def test_groups_are_sound(drawn: tuple[int, list[Ticket]], now: float) -> None:
         assert all(t.ready for t in chosen), "a pair waiting for its friend was seated"
         assert len(members) + group.bots == players
         assert len({m.account for m in members}) == len(members)
+        assert not {m.account for m in members} & {a for m in members for a in m.apart}, \
+            "two who blocked one another sit together"
         ratings = [t.rating for t in chosen]
         assert max(ratings) - min(ratings) <= min(t.band(now) for t in chosen) + 1e-9
         targets = {t.target for t in chosen} - {None}
@@ -81,7 +91,8 @@ def test_groups_are_sound(drawn: tuple[int, list[Ticket]], now: float) -> None:
 
 def _could_play(a: Ticket, b: Ticket, now: float) -> bool:
     return (abs(a.rating - b.rating) <= min(a.band(now), b.band(now))
-            and (a.target is None or b.target is None or a.target == b.target))
+            and (a.target is None or b.target is None or a.target == b.target)
+            and not {m.account for m in a.members} & {x for m in b.members for x in m.apart})
 
 
 def test_the_band_widens_with_waiting() -> None:
@@ -123,6 +134,7 @@ class _Hub:
     def __init__(self) -> None:
         self.made: list[dict[int, Player]] = []
         self.metrics = Metrics()
+        self.blocks = SimpleNamespace(apart=lambda account: set())  # nobody blocked anyone
 
     async def may_make(self, address: str | None, account: int | None) -> None:
         """Every table may be made."""

@@ -13,7 +13,6 @@ import sys
 from typing import Any
 
 import httpx
-import pytest
 
 from bones.server.sockets.allowance import BANNED
 from tests.server.live import Client, Message, Server, closed_code
@@ -238,7 +237,6 @@ def test_the_operator_grants_bans_and_gives_a_password_link(server: Server) -> N
     assert server.account(name, "new horse!").get("/api/me").json()["name"] == name
 
 
-@pytest.mark.timeout(300)
 def test_a_ban_holds_on_every_process_at_once(site: list[Server]) -> None:
     """A moderator at one process bans a player whose sockets are at the others: they
     close at once, and no process lets the player in again."""

@@ -212,7 +212,7 @@ def test_the_lobbys_ratings_stay_out_of_the_tables_own_messages() -> None:
     async def tables(limit: int, offset: int) -> list[TableInfo]:
         return [showing.info(table)]
 
-    lobby = Lobby(tables, Ratings(), chat=None, allowance=None,  # type: ignore[arg-type]
+    lobby = Lobby(tables, Ratings(), chat=None, blocks=None, allowance=None,  # type: ignore[arg-type]
                   presence=Presence(list))
     listed = asyncio.run(lobby.snapshot())
     assert listed.open[0].seats[0].rating == 1612

@@ -85,3 +85,30 @@ def test_a_report_is_acted_on_and_a_ban_ends_the_offenders_table(
     assert "Ban" in audit and "No chat" in audit and mod_name in audit
     odo.reload()  # signed out: a guest now, whose old seat stays closed
     odo.wait_for_selector("#ended:has-text('This account is banned')")
+
+
+def test_a_blocked_players_chat_stays_away_until_unblocked(web: Server, browser: Browser
+                                                          ) -> None:
+    tag = random.randrange(10**6)
+    ann = Player(browser.new_context(**DESKTOP).new_page(), web,  # type: ignore[arg-type]
+                 random.Random(2))
+    ann.new_game("draw", players=2, target="null", levels=("friend",), name=f"Amy{tag}")
+    bob = browser.new_context(**DESKTOP).new_page()  # type: ignore[arg-type]
+    sign_in(bob, web.url, f"Bot{tag}")
+    bob.goto(ann.page.locator("#invite-link").input_value())
+    bob.click("#join button[type=submit]")
+    bob.wait_for_selector("#table[data-status=playing]")
+    profile = ann.page.context.new_page()
+    profile.goto(f"{web.url}/stats/Bot{tag}")
+    profile.click("#block-player")
+    profile.wait_for_selector("#block-player[aria-pressed=true]")
+    _say(bob, "can you hear me")
+    bob.wait_for_selector("#chat-lines .chat-text:text-is('can you hear me')")
+    _say(ann.page, "a line of my own")  # once Ann's own line is back, Bob's would be too
+    ann.page.wait_for_selector("#chat-lines .chat-text:text-is('a line of my own')")
+    assert "can you hear me" not in ann.page.locator("#chat-lines").inner_text()
+    profile.goto(f"{web.url}/account")
+    profile.click(f"#blocked li:has-text('Bot{tag}') button")
+    profile.wait_for_selector("#blocked li", state="detached")
+    _say(bob, "and now")
+    ann.page.wait_for_selector("#chat-lines .chat-text:text-is('and now')")

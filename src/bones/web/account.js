@@ -4,7 +4,7 @@
 
 import { fill, h } from "./dom.js";
 import { refusal, t } from "./i18n.js";
-import { mySanctionsAndReports } from "./moderation.js";
+import { blockedList, mySanctionsAndReports } from "./moderation.js";
 import { api } from "./net.js";
 
 let current = null;
@@ -149,6 +149,7 @@ export async function accountScreen(root, changed) {
       await done();
     } }, t("logOut")),
     await mySanctionsAndReports(full),
+    await blockedList(),
     passwordForm(),
     await tokensSection(),
     ownData(account, done)));

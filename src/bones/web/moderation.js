@@ -35,6 +35,41 @@ export async function mySanctionsAndReports(account) {
         r.resolved ? h("span", { class: "said" }, r.resolution) : h("em", {}, t("mod.pending")))))] : null);
 }
 
+// The profile's Block / Unblock button for the player called `name`.
+export async function blockButton(name) {
+  const blocked = (await api("/api/blocks").catch(() => [])).map((n) => n.toLowerCase());
+  let on = blocked.includes(name.toLowerCase());
+  const button = h("button", { type: "button", id: "block-player", "aria-pressed": String(on) });
+  const show = () => {
+    button.textContent = t(on ? "block.unblock" : "block.block");
+    button.setAttribute("aria-pressed", String(on));
+  };
+  button.addEventListener("click", async () => {
+    await (on ? api(`/api/blocks/${encodeURIComponent(name)}`, undefined, "DELETE")
+      : api("/api/blocks", { name }));
+    on = !on;
+    show();
+  });
+  show();
+  return button;
+}
+
+// The account page's list of the players I blocked, each to unblock.
+export async function blockedList() {
+  const section = h("section", { class: "account-form", id: "blocked" });
+  const render = async () => {
+    const names = await api("/api/blocks");
+    fill(section, names.length ? [h("h2", {}, t("block.title")), h("p", {}, t("block.note")),
+      h("ul", { class: "token-list" }, names.map((name) => h("li", {}, h("span", { class: "said" }, name), " ",
+        h("button", { type: "button", onclick: async () => {
+          await api(`/api/blocks/${encodeURIComponent(name)}`, undefined, "DELETE");
+          render();
+        } }, t("block.unblock")))))] : null);
+  };
+  await render();
+  return section;
+}
+
 // A dialog to report the player called `name` (their conduct or their name).
 export function reportDialog(name) {
   const dialog = h("dialog", { class: "report-dialog", id: "report-dialog" });

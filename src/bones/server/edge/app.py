@@ -62,7 +62,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     analyses = Analyses()
     ratings = hub.ratings
     presence = Presence(hub.playing_here, hub.settings.redis, hub.expel)
-    lobby = Lobby(hub.public_tables, ratings, hub.chat, hub.allowance, presence,
+    lobby = Lobby(hub.public_tables, ratings, hub.chat, hub.blocks, hub.allowance, presence,
                   hub.settings.redis)
     hub.on_listing = lobby.changed
     seeker = Seeker(hub, ratings, hub.settings.redis)
@@ -118,7 +118,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     app.state.accounts = accounts  # who a request comes from (auth.caller)
     routers = [sockets_router(hub, lobby, seeker, presence),
                accounts_router(accounts, moderation, hub.settings),
-               moderation_router(moderation, presence, accounts),
+               moderation_router(moderation, presence, accounts, hub.blocks),
                profiles_router(hub.store, accounts), tables_router(hub, accounts),
                games_router(hub, analyses), operator_router(hub, analyses),
                seek_router(seeker)]

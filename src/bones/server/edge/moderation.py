@@ -1,10 +1,10 @@
-"""Reports, moderation and an account's own data over HTTP: players download what bones
-holds about them or close their account; they report chat lines, players, names and
-games and follow their reports; moderators (a role the operator grants, ``bones admin
-grant NAME moderator``) read the open reports and a player's games, chat and past
-sanctions, act, and read the audit log. Every route checks the session (the Guard
-checks the Origin of every request that changes something); a moderator's routes answer
-403 to everyone else.
+"""Blocks, reports, moderation and an account's own data over HTTP: players block
+others, download what bones holds about them or close their account; they report chat
+lines, players, names and games and follow their reports; moderators (a role the
+operator grants, ``bones admin grant NAME moderator``) read the open reports and a
+player's games, chat and past sanctions, act, and read the audit log. Every route checks
+the session (the Guard checks the Origin of every request that changes something); a
+moderator's routes answer 403 to everyone else.
 """
 
 from __future__ import annotations
@@ -18,12 +18,14 @@ from fastapi.concurrency import run_in_threadpool
 from bones.server.edge.auth import COOKIE, InSession, Needed
 from bones.server.meeting.presence import Presence
 from bones.server.people.accounts import Account, Accounts, Refused
+from bones.server.people.blocks import Blocks
 from bones.server.people.moderation import Moderation, Unknown
 from bones.server.people.own import Own
 from bones.server.protocol import (
     BAD_BODY,
     AccountExport,
     ActionInfo,
+    Blocking,
     ChatReport,
     Closing,
     DossierInfo,
@@ -55,10 +57,10 @@ async def moderator(account: Needed) -> Account:
 Moderator = Annotated[Account, Depends(moderator)]
 
 
-def moderation_router(moderation: Moderation, presence: Presence, accounts: Accounts
-                      ) -> APIRouter:
-    """The routes of reports (any signed-in player), of moderators, and of an account's
-    own data."""
+def moderation_router(moderation: Moderation, presence: Presence, accounts: Accounts,
+                      blocks: Blocks) -> APIRouter:
+    """The routes of blocks and reports (any signed-in player), of moderators, and of
+    an account's own data."""
     own = Own(moderation.engine)
     router = APIRouter()
 
@@ -96,6 +98,25 @@ def moderation_router(moderation: Moderation, presence: Presence, accounts: Acco
     async def my_reports(account: Needed) -> list[ReportInfo]:
         """The reports I made, newest first, with what moderators did."""
         return await call(moderation.reports, open_only=False, reporter=account.id)
+
+    @router.get("/api/blocks", responses={401: {"description": "Not signed in"}})
+    async def blocked(account: Needed) -> list[str]:
+        """The players I blocked, in the order I blocked them."""
+        return await call(blocks.listed, account.id)
+
+    @router.post("/api/blocks", status_code=204, responses={
+        **BAD_BODY, 401: {"description": "Not signed in"}, 404: {"description": "No such "
+                                                                  "player"}})
+    async def block(body: Blocking, account: Needed) -> None:
+        """Block a player: their chat no longer reaches me, at tables and in the lobby,
+        and quick match never seats us together."""
+        await call(blocks.block, account.id, body.name)
+
+    @router.delete("/api/blocks/{name}", status_code=204, responses={
+        401: {"description": "Not signed in"}, 404: {"description": "No such player"}})
+    async def unblock(name: str, account: Needed) -> None:
+        """Undo a block."""
+        await call(blocks.unblock, account.id, name)
 
     @router.get("/api/me/export", responses={401: {"description": "Not signed in"},
                                              403: {"description": "Asked with an API token"}})

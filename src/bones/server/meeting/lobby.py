@@ -20,6 +20,7 @@ newcomer hears the last lines.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
@@ -29,6 +30,7 @@ import redis
 
 from bones.server.meeting.presence import Presence
 from bones.server.people.accounts import Sanctioned
+from bones.server.people.blocks import Blocks
 from bones.server.people.chat import Chat
 from bones.server.people.players import Player
 from bones.server.people.ratings import Ratings
@@ -60,14 +62,15 @@ class Lobby:
     """Lobby sockets of this process, and what they are sent."""
 
     def __init__(self, tables: Callable[[int, int], Awaitable[list[TableInfo]]],
-                 ratings: Ratings, chat: Chat, allowance: Allowance, presence: Presence,
-                 redis_url: str | None = None) -> None:
-        self.tables, self.ratings, self.chat = tables, ratings, chat
+                 ratings: Ratings, chat: Chat, blocks: Blocks, allowance: Allowance,
+                 presence: Presence, redis_url: str | None = None) -> None:
+        self.tables, self.ratings, self.chat, self.blocks = tables, ratings, chat, blocks
         self.presence = presence
         presence.on_change = self.changed
         self.allowance = allowance
         self.redis = None if redis_url is None else connect(redis_url)
-        self.sockets: set[Socket] = set()
+        self.sockets: dict[Socket, int | None] = {}
+        """The lobby's sockets here, and the account signed in on each (if any)."""
         self._changed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -97,9 +100,13 @@ class Lobby:
         # Heard from here on before the lines already said are read: a line said while
         # they are read comes live or with them (the page drops the one it has), never not
         # at all.
-        self.sockets.add(ws)
+        account = None if viewer is None else viewer.account
+        self.sockets[ws] = account
+        unheard = set() if account is None else set(
+            await asyncio.to_thread(self.blocks.listed, account))
         for line in await asyncio.to_thread(self.chat.recent, None, {"lobby"}):
-            await ws.send_text(line.model_dump_json())
+            if line.name not in unheard:
+                await ws.send_text(line.model_dump_json())
         gate = self.allowance.gate(address)
         try:
             async for text in messages(ws, gate, self.allowance.flood()):
@@ -109,7 +116,7 @@ class Lobby:
         except Exception:  # a socket that broke is a socket that left
             log.debug("a lobby socket broke", exc_info=True)
         finally:
-            self.sockets.discard(ws)
+            self.sockets.pop(ws, None)
 
     async def _heard(self, text: str | None, viewer: Player | None) -> ErrorMessage | Pong | None:
         """A lobby socket said something: a ping answered, a line kept and passed on, or
@@ -132,13 +139,21 @@ class Lobby:
             return ErrorMessage(code="muted", message=str(muted))
         said = line.model_dump_json()
         if self.redis is None:
-            await self._to_all(said)
-        else:  # every process hears it on the channel, this one too
-            await self.redis.publish(heard(self.redis, SAID), said)
+            await self._to_all(said, viewer.account)
+        else:  # every process hears it (and who said it) on the channel, this one too
+            await self.redis.publish(heard(self.redis, SAID), json.dumps([viewer.account, said]))
         return None
 
-    async def _to_all(self, text: str) -> None:
-        await asyncio.gather(*(self._send(ws, text) for ws in list(self.sockets)))
+    async def _to_all(self, text: str, speaker: int | None = None) -> None:
+        """Send ``text`` to every lobby socket here; a line said by ``speaker`` to those
+        who have not blocked them."""
+        sockets = list(self.sockets.items())
+        deaf: set[int] = set()
+        if speaker is not None:
+            deaf = await asyncio.to_thread(self.blocks.deaf, speaker,
+                                           {a for _, a in sockets if a is not None})
+        await asyncio.gather(*(self._send(ws, text) for ws, account in sockets
+                               if account not in deaf))
 
     async def snapshot(self) -> LobbyMessage:
         """The public tables: those with free seats, and those being played (to watch);
@@ -177,7 +192,7 @@ class Lobby:
 
     async def _send(self, ws: Socket, text: str) -> None:
         if not await deliver(ws, text):  # slow or gone: dropped (a page reconnects)
-            self.sockets.discard(ws)
+            self.sockets.pop(ws, None)
 
     async def _listen(self, client: Any) -> None:
         """Changes made and lines said at any process."""
@@ -188,7 +203,8 @@ class Lobby:
                 await pubsub.subscribe(changes, lines)
                 async for message in pubsub.listen():
                     if message["channel"] == lines:
-                        await self._to_all(message["data"])
+                        speaker, said = json.loads(message["data"])
+                        await self._to_all(said, speaker)
                     else:
                         self.changed()
             except redis.RedisError as error:

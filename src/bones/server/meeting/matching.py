@@ -40,6 +40,8 @@ class Member:
     account: int
     rating: int
     guest: bool = False
+    apart: tuple[int, ...] = ()
+    """The accounts this one blocked or was blocked by: never seated together."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,8 @@ class Ticket:
     @classmethod
     def from_json(cls, text: str) -> Ticket:
         data = json.loads(text)
-        data["members"] = tuple(Member(**m) for m in data["members"])
+        data["members"] = tuple(Member(**{**m, "apart": tuple(m.get("apart", ()))})
+                                for m in data["members"])
         return cls(**data)
 
 
@@ -131,6 +134,7 @@ class _Gathering:
         self.band = self.first.band(self.now)
         self.target = self.first.target
         self.accounts = {m.account for m in self.first.members}
+        self.apart = {a for m in self.first.members for a in m.apart}
 
     @property
     def need(self) -> int:
@@ -138,12 +142,14 @@ class _Gathering:
 
     def fits(self, other: Ticket) -> bool:
         """``other`` may sit with those chosen: room for its members, a target all
-        accept, and every rating within every member's band."""
+        accept, every rating within every member's band, and nobody blocked by another."""
         low, high = min(self.low, other.rating), max(self.high, other.rating)
+        theirs = {m.account for m in other.members}
         return (len(other.members) <= self.need
                 and (self.target is None or other.target in (None, self.target))
                 and high - low <= min(self.band, other.band(self.now))
-                and self.accounts.isdisjoint(m.account for m in other.members))
+                and self.accounts.isdisjoint(theirs) and self.apart.isdisjoint(theirs)
+                and self.accounts.isdisjoint(a for m in other.members for a in m.apart))
 
     def add(self, other: Ticket) -> None:
         self.chosen.append(other)
@@ -151,6 +157,7 @@ class _Gathering:
         self.band = min(self.band, other.band(self.now))
         self.target = self.target if self.target is not None else other.target
         self.accounts.update(m.account for m in other.members)
+        self.apart.update(a for m in other.members for a in m.apart)
 
     def group(self) -> Group:
         return Group(tuple(t.id for t in self.chosen), self.need,

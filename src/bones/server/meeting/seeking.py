@@ -169,8 +169,10 @@ class Seeker:
     async def _member(self, player: Player, variant: str, players: int) -> Member:
         assert player.account is not None
         rated = await asyncio.to_thread(self.ratings.shown, {(player.name, variant, players)})
+        apart = await asyncio.to_thread(self.hub.blocks.apart, player.account)
         return Member(player.name, player.account,
-                      rated.get((player.name, variant, players), NEWCOMER), player.guest)
+                      rated.get((player.name, variant, players), NEWCOMER), player.guest,
+                      tuple(sorted(apart)))
 
     async def _standing(self, ticket: Ticket, now: float) -> SeekingMessage:
         return SeekingMessage(

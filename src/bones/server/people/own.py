@@ -3,8 +3,8 @@ and closing it for good.
 
 Closing erases the person and keeps the games: the name becomes ``deleted-`` and the
 account's number everywhere it was written (the account, its seats, its finished games),
-the password, sessions, API tokens, ratings and roles go, and every chat line it said
-is emptied. The others' games stay whole, replayable and verifiable (a record's deals
+the password, sessions, API tokens, ratings, roles and blocks go, and every chat line
+it said is emptied. The others' games stay whole, replayable and verifiable (a record's deals
 never depended on a name); the app shows the name as "deleted player" in the reader's
 language. Reports and sanctions stay, about an account that no longer has a name.
 
@@ -23,11 +23,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from bones.server.names import name_key
+from bones.server.people.blocks import Blocks
 from bones.server.people.moderation import Moderation
 from bones.server.protocol import AccountExport
 from bones.server.protocol.account import (
@@ -41,6 +42,7 @@ from bones.server.protocol.account import (
 from bones.server.store.schema import (
     AccountRow,
     AuditRow,
+    BlockRow,
     ChatRow,
     GameRow,
     PlayRow,
@@ -109,7 +111,7 @@ class Own:
                                 for r in session.scalars(select(RatedRow).where(
                                     RatedRow.account_id == account).order_by(RatedRow.at))],
                 reports_made=moderation.reports(open_only=False, reporter=account, limit=10_000),
-                sanctions=moderation.history(account))
+                sanctions=moderation.history(account), blocked=Blocks(self.engine).listed(account))
 
     def close(self, account: int) -> str:
         """Close the account for good (see the module): answers the name it has now.
@@ -127,6 +129,8 @@ class Own:
             row.password, row.roles, row.bot = None, "", False
             for table in (SessionRow, ResetRow, TokenRow, RatingRow):
                 session.execute(delete(table).where(table.account_id == account))
+            session.execute(delete(BlockRow).where(or_(BlockRow.blocker_id == account,
+                                                       BlockRow.blocked_id == account)))
             session.execute(update(SeatRow).where(SeatRow.account_id == account)
                             .values(name=new))
             session.execute(update(ChatRow).where(ChatRow.account_id == account)

@@ -18,6 +18,7 @@ bones.server.protocol.text.ProtocolError: unknown message type 'jump'; send one 
 from bones.server.protocol.account import AccountExport, Closing
 from bones.server.protocol.moderation import (
     ActionInfo,
+    Blocking,
     DossierInfo,
     Lifting,
     Reason,
@@ -102,6 +103,7 @@ __all__ = [
     "AccountExport",
     "Action",
     "ActionInfo",
+    "Blocking",
     "BotSeat",
     "ChatMessage",
     "ChatReport",

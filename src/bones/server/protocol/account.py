@@ -82,6 +82,8 @@ class AccountExport(BaseModel):
     rating_history: list[dict[str, Any]]
     reports_made: list[ReportInfo]
     sanctions: list[SanctionInfo]
+    blocked: list[str]
+    """The players this account blocked."""
 
 
 class Closing(BaseModel):

@@ -18,7 +18,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from bones.server.protocol.text import Name, clean_text
 
-__all__ = ["ActionInfo", "DossierInfo", "Lifting", "Reason", "ReportInfo", "Reporting",
+__all__ = ["ActionInfo", "Blocking", "DossierInfo", "Lifting", "Reason", "ReportInfo", "Reporting",
            "SanctionInfo", "Sanctioning"]
 
 Said = Annotated[str, Field(min_length=1, max_length=200),
@@ -41,6 +41,13 @@ class Reporting(BaseModel):
     message: int | None = Field(default=None, ge=1)
     name: Name | None = None
     table: str | None = Field(default=None, min_length=1, max_length=32)
+
+
+class Blocking(BaseModel):
+    """Block the player called ``name``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: Name
 
 
 class ReportInfo(BaseModel):

@@ -31,9 +31,9 @@ from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql import ColumnElement
 
-__all__ = ["FOR_GOOD", "AccountRow", "AuditRow", "Base", "ChatRow", "EventRow", "GameRow",
-           "PlayRow", "RatedRow", "RatingRow", "ReportRow", "ResetRow", "SanctionRow", "SeatRow",
-           "SessionRow", "TableRow", "TokenRow", "TotalRow", "now"]
+__all__ = ["FOR_GOOD", "AccountRow", "AuditRow", "Base", "BlockRow", "ChatRow", "EventRow",
+           "GameRow", "PlayRow", "RatedRow", "RatingRow", "ReportRow", "ResetRow", "SanctionRow",
+           "SeatRow", "SessionRow", "TableRow", "TokenRow", "TotalRow", "now"]
 
 
 def now() -> datetime:
@@ -296,6 +296,17 @@ class SessionRow(Base):
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     created: Mapped[datetime] = mapped_column(default=now)
     expires: Mapped[datetime] = mapped_column()
+
+
+class BlockRow(Base):
+    """One player blocked another: the blocked one's chat does not reach the blocker,
+    and quick match never seats them together."""
+
+    __tablename__ = "blocks"
+    blocker_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True,
+                                            index=True)
+    at: Mapped[datetime] = mapped_column(default=now)
 
 
 class ResetRow(Base):

@@ -192,9 +192,20 @@ class Doors(Part):
         live.quiet = False
         over = live.table.status == "over"
         said = line.model_dump_json()
-        for other in list(live.conns):
-            if hears(room, other.seat is not None, over):
+        listeners = [c for c in list(live.conns) if hears(room, c.seat is not None, over)]
+        deaf = set() if who.account is None else await self.hub.read(
+            self.hub.blocks.deaf, who.account, {a for c in listeners
+                                                if (a := self.account_of(live, c)) is not None})
+        for other in listeners:
+            if self.account_of(live, other) not in deaf:
                 await other.tell(said)
+
+    @staticmethod
+    def account_of(live: Live, conn: Conn) -> int | None:
+        """Whose the socket is: its seat's account, or who is signed in on it."""
+        if conn.seat is not None:
+            return live.table.seats[conn.seat].account_id
+        return None if conn.viewer is None else conn.viewer.account
 
     async def chat_so_far(self, live: Live, conn: Conn) -> None:
         """A newcomer hears what was said in the rooms they hear."""
@@ -202,9 +213,13 @@ class Doors(Part):
             return
         over = live.table.status == "over"
         rooms = {r for r in ("players", "spectators") if hears(r, conn.seat is not None, over)}
+        account = self.account_of(live, conn)
         with contextlib.suppress(Exception):
+            unheard = set() if account is None else set(
+                await self.hub.read(self.hub.blocks.listed, account))
             for line in await self.hub.read(self.hub.chat.recent, live.table.id, rooms):
-                await conn.tell(line.model_dump_json())
+                if line.name not in unheard:
+                    await conn.tell(line.model_dump_json())
 
     async def hint(self, live: Live, conn: Conn, seat: int) -> None:
         """Hard's choice from the seat's own view, with every move's expected points;

@@ -32,6 +32,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from bones.server.metrics import Metrics
+from bones.server.people.blocks import Blocks
 from bones.server.people.chat import Chat
 from bones.server.people.players import Player
 from bones.server.people.ratings import NEW, Ratings, shown
@@ -78,6 +79,7 @@ class Hub:
         self.store = store
         self.settings = settings or Settings()
         self.chat = Chat(store.engine, self.settings.redis)
+        self.blocks = Blocks(store.engine)
         self.tables: dict[str, Live] = {}
         self.latency: deque[float] = deque(maxlen=100_000)
         """Seconds from a human's move arriving to every seat being sent the result."""
