@@ -105,6 +105,9 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                        "default the loopback); BONES_METRICS_TOKEN opens it from anywhere")
     serve.add_argument("--redis", default=None, metavar="URL",
                        help="put the bots' jobs on this Redis for `bones worker`s to take")
+    serve.add_argument("--words", default=None, metavar="FILE",
+                       help="a TOML file of words refused in names and chat, by language "
+                       "(read again whenever it changes)")
     serve.add_argument("--trust-proxy", default=None, metavar="ADDRESSES",
                        help="proxies whose X-Forwarded-For and -Proto to believe "
                        "(comma-separated addresses, or *)")
@@ -237,7 +240,7 @@ def serve(args: argparse.Namespace) -> int:
     settings = Settings(**{name: getattr(args, name) for name in TUNED
                            if getattr(args, name) is not None},
                         burst=max(Settings.burst, int(args.rate * 3)),
-                        origins=tuple(args.origin), redis=args.redis,
+                        origins=tuple(args.origin), redis=args.redis, words=args.words,
                         metrics_from=tuple(args.metrics_from.split(",")) if args.metrics_from
                         else Settings.metrics_from)
     setup_log(args.log_format)

@@ -10,12 +10,13 @@ import os
 import random
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import httpx
 
 from bones.server.sockets.allowance import BANNED
-from tests.server.live import Client, Message, Server, closed_code
+from tests.server.live import Client, Message, Server, closed_code, sqlite_url
 
 ORIGIN = {"origin": "https://elsewhere.example"}
 
@@ -252,3 +253,32 @@ def test_a_ban_holds_on_every_process_at_once(site: list[Server]) -> None:
     quiet = second.account(muted)
     _act(moderator, muted, "mute", minutes=5)
     assert quiet.get("/api/me").json()["sanctions"][0]["kind"] == "mute"
+
+
+def test_the_operators_words_are_refused_in_names_and_chat_and_read_again(
+        tmp_path: Path) -> None:
+    """``--words``: a TOML file of lists by language; a name holding one (look-alike
+    letters too) is refused, so is a chat line holding one as a word; an edit holds at
+    once, without a restart."""
+    words = tmp_path / "words.toml"
+    words.write_text('en = ["gnat"]\nde = ["mücke"]\n')
+    server = Server(sqlite_url(tmp_path / "words.db"), extra=["--words", str(words)]).start()
+    try:
+        refused = httpx.post(f"{server.url}/api/signup",
+                             json={"name": "BigGNAT7", "password": "correct horse"})
+        assert refused.status_code == 409 and refused.json()["code"] == "word_in_name"
+        typed = httpx.post(f"{server.url}/api/tables", json={"variant": "draw", "seats": [
+            {"kind": "human", "me": True, "name": "xgnatx"}, {"kind": "bot", "level": "easy"}]})
+        assert typed.status_code == 409 and typed.json()["code"] == "word_in_name"
+        ann, bob = server.account("Ann"), server.account("Bob")
+        _, mine, theirs = _seated(server, ann, bob)
+        for line in ("you gnat", "eine Mücke!"):
+            assert _said(mine, line)["code"] == "not_allowed"
+        assert _said(mine, "gnatcatchers are birds")["type"] == "chat"  # not as a word
+        words.write_text('en = ["gnat", "wasp"]\n')
+        assert _said(mine, "a wasp")["code"] == "not_allowed"
+        assert _said(mine, "eine Mücke!")["type"] == "chat"  # taken off the list
+        theirs.drain()
+        assert not [m for m in theirs.received if m.get("text") in ("you gnat", "a wasp")]
+    finally:
+        server.stop()

@@ -112,3 +112,11 @@ def test_a_blocked_players_chat_stays_away_until_unblocked(web: Server, browser:
     profile.wait_for_selector("#blocked li", state="detached")
     _say(bob, "and now")
     ann.page.wait_for_selector("#chat-lines .chat-text:text-is('and now')")
+    ann.page.click("#chat-off")  # all chat off, for Ann alone
+    ann.page.wait_for_selector("#chat:has-text('Chat is off')")
+    _say(bob, "anyone?")
+    bob.wait_for_selector("#chat-lines .chat-text:text-is('anyone?')")
+    assert ann.page.locator("#chat-lines").count() == 0
+    assert ann.page.locator("#chat-unread").count() == 0
+    ann.page.click("#chat-off")
+    ann.page.wait_for_selector("#chat-lines .chat-text:text-is('anyone?')")

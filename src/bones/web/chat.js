@@ -1,5 +1,6 @@
 // A chat box: the lines said at a table (in your room: the players' or the spectators')
-// or in the lobby, quick phrases in your language, muting a player, reporting a line.
+// or in the lobby, quick phrases in your language, muting a player, reporting a line,
+// and all chat turned off.
 // Every line is shown as text, never as HTML.
 
 import { me } from "./account.js";
@@ -9,6 +10,8 @@ import { api } from "./net.js";
 
 const QUICK = ["quick.hello", "quick.luck", "quick.thanks", "quick.wellPlayed", "quick.oops", "quick.gg"];
 const muted = () => new Set(JSON.parse(localStorage.getItem("bones.muted") || "[]"));
+// A player may turn all chat off for themself, everywhere: no line is shown or counted.
+const chatOff = () => localStorage.getItem("bones.chatOff") === "1";
 
 function setMuted(name, on) {
   const names = muted();
@@ -33,7 +36,7 @@ export class ChatBox {
     // in the order said: a line said as the box opens may come before the older ones
     const after = this.lines.findIndex((l) => l.id > line.id);
     this.lines.splice(after < 0 ? this.lines.length : after, 0, line);
-    if (!this.open && !muted().has(line.name)) this.unread += 1;
+    if (!this.open && !chatOff() && !muted().has(line.name)) this.unread += 1;
     this.render();
   }
 
@@ -48,6 +51,14 @@ export class ChatBox {
       t("chat"), this.unread ? h("span", { class: "badge", id: "chat-unread" }, String(this.unread)) : null);
     if (!this.open) {
       this.element.replaceChildren(toggle);
+      return;
+    }
+    const turn = (off) => h("button", { type: "button", id: "chat-off", onclick: () => {
+      localStorage.setItem("bones.chatOff", off ? "1" : "0");
+      this.render();
+    } }, t(off ? "chatTurnOff" : "chatTurnOn"));
+    if (chatOff()) {
+      this.element.replaceChildren(toggle, h("p", { class: "chat-room" }, t("chatIsOff")), turn(false));
       return;
     }
     const quiet = muted();
@@ -71,7 +82,8 @@ export class ChatBox {
       this.note ? h("p", { class: "form-error", role: "alert" }, this.note) : null,
       quiet.size ? h("p", { class: "muted-list" }, t("mutedNames"), " ", [...quiet].map((name) =>
         h("button", { type: "button", class: "unmute", onclick: () => { setMuted(name, false); this.render(); } },
-          `${name} ×`))) : null].filter(Boolean));
+          `${name} ×`))) : null,
+      turn(true)].filter(Boolean));
     list.scrollTop = list.scrollHeight;
   }
 

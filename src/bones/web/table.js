@@ -46,7 +46,7 @@ export class TableScreen {
       t(token ? "chatPlayers" : "chatSpectators"));
     this.connection = new Connection(tableId, token, {
       onState: (message) => this.receive(message),
-      onError: (error) => (["not_signed_in", "flood", "muted"].includes(error.code)
+      onError: (error) => (["not_signed_in", "flood", "muted", "not_allowed"].includes(error.code)
         ? this.chat.refused(refusal(error)) : this.flash(t("error", { message: refusal(error) }))),
       onStatus: (online) => {  // a new connection may count from lower (a restarted server)
         this.online = online;

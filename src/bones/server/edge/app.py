@@ -38,7 +38,7 @@ from bones.server.edge.tables import tables_router
 from bones.server.meeting.lobby import Lobby
 from bones.server.meeting.presence import Presence
 from bones.server.meeting.seeking import Seeker
-from bones.server.people.accounts import Accounts, Sanctioned, forget_guests
+from bones.server.people.accounts import Accounts, Coded, forget_guests
 from bones.server.people.hashing import Crowded
 from bones.server.people.moderation import Moderation
 from bones.server.store.records import Store
@@ -66,7 +66,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
                   hub.settings.redis)
     hub.on_listing = lobby.changed
     seeker = Seeker(hub, ratings, hub.settings.redis)
-    accounts = Accounts(hub.store.engine)
+    accounts = Accounts(hub.store.engine, words=hub.words)
     moderation = Moderation(hub.store.engine)
 
     @asynccontextmanager
@@ -100,13 +100,14 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
         return JSONResponse({"detail": error.detail}, status_code=error.status_code,
                             headers=headers)
 
-    @app.exception_handler(Sanctioned)
-    async def _sanctioned(_request: Request, error: Sanctioned) -> JSONResponse:
-        """What a sanction forbids: its ``code`` (``banned``, ``suspended``, ``muted``)
-        and ``until`` when (none: for good), for the page to say in the player's words."""
+    @app.exception_handler(Coded)
+    async def _coded(_request: Request, error: Coded) -> JSONResponse:
+        """A refusal with its ``code`` for the page to say in the player's words: what a
+        sanction forbids (``banned``, ``suspended``, ``muted``, with ``until`` when, none
+        for good), a name with a refused word (``word_in_name``)."""
         return JSONResponse({"detail": str(error), "code": error.code,
                              "until": None if error.until is None else error.until.isoformat()},
-                            status_code=403)
+                            status_code=error.status)
 
     # The store away (a lost connection, a locked file, a pool waited on too long): 503.
     for refusal, status, retry in ((Unavailable, 503, "2"), (OperationalError, 503, "2"),

@@ -39,8 +39,9 @@ from bones.server.people.accounts import (
     SESSION_DAYS,
     Account,
     Accounts,
+    Coded,
     Refused,
-    Sanctioned,
+    WordInName,
 )
 from bones.server.people.moderation import Moderation
 from bones.server.people.players import Player
@@ -226,6 +227,8 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
         try:
             account, token = await run_in_threadpool(accounts.sign_up, body.name,
                                                      body.password, _session(request))
+        except Coded:
+            raise  # its code, for the page's words
         except Refused as error:
             raise _refused(error, 409) from None
         _signed_in(response, request, token)
@@ -241,7 +244,7 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
         await logins.check(body.name, address)
         try:
             account, token = await run_in_threadpool(accounts.log_in, body.name, body.password)
-        except Sanctioned:
+        except Coded:
             raise  # banned: the app answers 403 with its code and end
         except Refused as error:
             await logins.failed(body.name, address)
@@ -284,7 +287,7 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
         try:
             account, token = await run_in_threadpool(accounts.reset_password, body.token,
                                                      body.new)
-        except Sanctioned:
+        except Coded:
             raise
         except Refused as error:
             raise _refused(error, 404) from None
@@ -401,6 +404,8 @@ def player_for(accounts: Accounts, account: Account | None, typed: str | None) -
                             "one: log in to play as it")
     if guest_like(typed):
         raise HTTPException(409, 'names starting with "guest" or "deleted" are kept')
+    if accounts.words.in_name(typed):
+        raise WordInName("that name holds a word not allowed here")
     try:
         return Player(check_display(typed))
     except ValueError as error:

@@ -29,7 +29,7 @@ from typing import Any
 import redis
 
 from bones.server.meeting.presence import Presence
-from bones.server.people.accounts import Sanctioned
+from bones.server.people.accounts import Refused, Sanctioned
 from bones.server.people.blocks import Blocks
 from bones.server.people.chat import Chat
 from bones.server.people.players import Player
@@ -137,6 +137,8 @@ class Lobby:
             line = await asyncio.to_thread(self.chat.say, None, "lobby", viewer, message.text)
         except Sanctioned as muted:
             return ErrorMessage(code="muted", message=str(muted))
+        except Refused as refused:  # a word the operator refuses
+            return ErrorMessage(code="not_allowed", message=str(refused))
         said = line.model_dump_json()
         if self.redis is None:
             await self._to_all(said, viewer.account)

@@ -37,6 +37,7 @@ from sqlalchemy.orm import Session
 
 from bones.server.names import check_display, guest_like, name_key, skeleton
 from bones.server.people.hashing import Hasher
+from bones.server.people.words import Words
 from bones.server.store.records import hash_token
 from bones.server.store.schema import (
     FOR_GOOD,
@@ -50,8 +51,8 @@ from bones.server.store.schema import (
     now,
 )
 
-__all__ = ["GUEST_DAYS", "NAME", "SESSION_DAYS", "Account", "Accounts", "ApiToken", "Refused",
-           "Sanctioned", "check_name", "check_sanction", "forget_guests"]
+__all__ = ["GUEST_DAYS", "NAME", "SESSION_DAYS", "Account", "Accounts", "ApiToken", "Coded",
+           "Refused", "Sanctioned", "WordInName", "check_name", "check_sanction", "forget_guests"]
 
 SESSION_DAYS = 30
 """A session lasts this long after it was last renewed (renewed halfway through)."""
@@ -75,9 +76,26 @@ class Refused(ValueError):
     """A request about an account that cannot be done: the text says why."""
 
 
-class Sanctioned(Refused):
+class Coded(Refused):
+    """A refusal the page says in the player's words, by its ``code``; the answer's
+    HTTP ``status``."""
+
+    code = "refused"
+    status = 400
+    until: datetime | None = None
+
+
+class WordInName(Coded):
+    """A name holding a word the operator refuses (``--words``)."""
+
+    code, status = "word_in_name", 409
+
+
+class Sanctioned(Coded):
     """What a sanction in force forbids (``code``: ``banned``, ``suspended`` or
     ``muted``), until when (None: for good)."""
+
+    status = 403
 
     def __init__(self, code: str, until: datetime | None) -> None:
         self.code, self.until = code, None if until == FOR_GOOD else until
@@ -170,9 +188,12 @@ def check_sanction(code: str, until: datetime | None) -> None:
 class Accounts:
     """The accounts in a store. Each method is one transaction."""
 
-    def __init__(self, engine: Engine, hasher: Hasher | None = None) -> None:
+    def __init__(self, engine: Engine, hasher: Hasher | None = None,
+                 words: Words | None = None) -> None:
         self.engine = engine
         self.hasher = hasher or Hasher()
+        self.words = words or Words(None)
+        """The operator's refused words (``--words``): no name may hold one."""
 
     # -- signing in ----------------------------------------------------------------------
 
@@ -215,6 +236,8 @@ class Accounts:
         the account, keeping its games; anyone else gets a new one. Answers the account
         and the token of a new session (the old one ends)."""
         check_name(name)
+        if self.words.in_name(name):
+            raise WordInName("that name holds a word not allowed here")
         if self.named(name) is not None or self.like(name) is not None:  # before the hash
             raise Refused(f"the name {name!r} is taken, or looks like one that is")
         hashed = self.hasher.hash(password)

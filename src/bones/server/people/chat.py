@@ -10,6 +10,7 @@ name), in Redis when the server has one.
 
 >>> from bones.server.store.records import Store
 >>> from bones.server.people.players import Player
+from bones.server.people.words import Words
 >>> chat = Chat(Store("sqlite://").engine)
 >>> line = chat.say(None, "lobby", Player("Ann"), "<b>hello</b>")
 >>> line.text, line.room
@@ -29,8 +30,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from bones.server.names import name_key
-from bones.server.people.accounts import check_sanction
+from bones.server.people.accounts import Refused, check_sanction
 from bones.server.people.players import Player
+from bones.server.people.words import Words
 from bones.server.protocol import ChatMessage
 from bones.server.sites.counting import limit_storage
 from bones.server.store.schema import AccountRow, ChatRow, now
@@ -65,8 +67,10 @@ class Chat:
     """The chat in a store (each method is one transaction), and its speakers' allowance
     (counted in Redis at ``redis``, else in this process)."""
 
-    def __init__(self, engine: Engine, redis: str | None = None) -> None:
+    def __init__(self, engine: Engine, redis: str | None = None,
+                 words: Words | None = None) -> None:
         self.engine = engine
+        self.words = words or Words(None)
         self.limiter = MovingWindowRateLimiter(limit_storage(redis))
         self.allowance = RateLimitItemPerSecond(BURST, WINDOW)
 
@@ -82,7 +86,10 @@ class Chat:
 
     def say(self, table_id: str | None, room: str, who: Player, text: str) -> ChatMessage:
         """Keep a line said (``table_id`` None: in the lobby); refused
-        (:class:`.Sanctioned`) if a moderator muted the speaker."""
+        (:class:`.Sanctioned`) if a moderator muted the speaker, or (:class:`.Refused`)
+        if it holds a word the operator refuses."""
+        if self.words.in_chat(text):
+            raise Refused("a word in that line is not allowed here")
         with Session(self.engine) as session, session.begin():
             if who.account is not None:
                 muted = session.scalar(select(AccountRow.muted_until)

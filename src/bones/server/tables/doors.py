@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from starlette.websockets import WebSocketDisconnect
 
 from bones.server import logs
-from bones.server.people.accounts import Sanctioned
+from bones.server.people.accounts import Refused, Sanctioned
 from bones.server.people.chat import hears
 from bones.server.people.players import Player
 from bones.server.protocol import (
@@ -184,6 +184,9 @@ class Doors(Part):
             line = await self.hub.write(self.hub.chat.say, live.table.id, room, who, text)
         except Sanctioned as muted:
             await self.error(conn, "muted", str(muted))
+            return
+        except Refused as refused:  # a word the operator refuses
+            await self.error(conn, "not_allowed", str(refused))
             return
         except Exception as error:
             log.warning("table %s: the store refused a chat line: %s", live.table.id, error)

@@ -36,6 +36,7 @@ from bones.server.people.blocks import Blocks
 from bones.server.people.chat import Chat
 from bones.server.people.players import Player
 from bones.server.people.ratings import NEW, Ratings, shown
+from bones.server.people.words import Words
 from bones.server.protocol import (
     BotSeat,
     CreateTable,
@@ -78,7 +79,8 @@ class Hub:
     def __init__(self, store: Store, settings: Settings | None = None) -> None:
         self.store = store
         self.settings = settings or Settings()
-        self.chat = Chat(store.engine, self.settings.redis)
+        self.words = Words(self.settings.words)
+        self.chat = Chat(store.engine, self.settings.redis, self.words)
         self.blocks = Blocks(store.engine)
         self.tables: dict[str, Live] = {}
         self.latency: deque[float] = deque(maxlen=100_000)

@@ -64,6 +64,9 @@ class Settings:
     bot_timeout: float = 20.0
     """Seconds a bot's job may wait on the Redis queue before the server works it out
     itself (no worker took it, or the one that did died and nobody took it again)."""
+    words: str | None = None
+    """A TOML file of words refused in names and chat, by language (``people/words.py``),
+    read again whenever it changes."""
     redis: str | None = None
     """Redis URL: the bots' jobs go on its queue, for this server's ``bot_workers`` and
     every ``bones worker`` to take (``fleet.py``)."""
