@@ -87,8 +87,8 @@ def test_a_report_is_acted_on_and_a_ban_ends_the_offenders_table(
     odo.wait_for_selector("#ended:has-text('This account is banned')")
 
 
-def test_a_blocked_players_chat_stays_away_until_unblocked(web: Server, browser: Browser
-                                                          ) -> None:
+def test_a_followed_player_is_seen_playing_and_a_blocked_ones_chat_stays_away(
+        web: Server, browser: Browser) -> None:
     tag = random.randrange(10**6)
     ann = Player(browser.new_context(**DESKTOP).new_page(), web,  # type: ignore[arg-type]
                  random.Random(2))
@@ -99,6 +99,13 @@ def test_a_blocked_players_chat_stays_away_until_unblocked(web: Server, browser:
     bob.click("#join button[type=submit]")
     bob.wait_for_selector("#table[data-status=playing]")
     profile = ann.page.context.new_page()
+    profile.goto(f"{web.url}/stats/Bot{tag}")
+    profile.click("#follow-player")  # followed: in the lobby, playing, one tap to watch
+    profile.wait_for_selector("#follow-player[aria-pressed=true]")
+    profile.goto(f"{web.url}/lobby")
+    friend = profile.locator(f"#friends .person[data-name='Bot{tag}']")
+    friend.locator(".badge").wait_for()
+    assert friend.locator(".watch-link").count() == 0  # a private table is not to watch
     profile.goto(f"{web.url}/stats/Bot{tag}")
     profile.click("#block-player")
     profile.wait_for_selector("#block-player[aria-pressed=true]")

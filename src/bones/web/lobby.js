@@ -51,16 +51,34 @@ export class LobbyScreen {
     }
   }
 
-  // How many are here and play each game, and who (those playing first), pushed live.
-  here(message) {
-    const games = Object.entries(message.playing_by_game).map(([v, n]) => `${t(`variant.${v}`)} ${n}`);
-    const person = (p) => h("li", { class: "person", dataset: { name: p.name } },
+  // Someone here (or followed): their name, what they play, and their game to watch.
+  person(p) {
+    return h("li", { class: "person", dataset: { name: p.name } },
       h("span", { class: "name" }, p.name), p.rating ? h("small", {}, ` ${p.rating}`) : null, " ",
-      p.playing ? h("span", { class: "badge" }, t(`variant.${p.variant}`)) : h("small", { class: "idle" }, t("notPlaying")),
+      p.online === false ? h("small", { class: "idle" }, t("follow.offline"))
+        : p.playing ? h("span", { class: "badge" }, t(`variant.${p.variant}`)) : h("small", { class: "idle" }, t("notPlaying")),
       p.table ? h("a", { href: `/t/${p.table}?watch`, class: "watch-link", onclick: (e) => {
         e.preventDefault();
         this.go(`/t/${p.table}?watch`);
       } }, t("watch")) : null);
+  }
+
+  // The players I follow, online first: asked again with a push at most every 10 s.
+  async friends() {
+    if (!me() || me().guest) return null;
+    if (!this.followed || Date.now() - this.askedAt > 10_000) {
+      this.askedAt = Date.now();
+      this.followed = await api("/api/follows").catch(() => []);
+    }
+    return h("section", { class: "here", id: "friends" }, h("h2", {}, t("follow.title")),
+      this.followed.length ? h("ul", { class: "people" }, this.followed.map((p) => this.person(p)))
+        : h("p", {}, t("follow.none")));
+  }
+
+  // How many are here and play each game, and who (those playing first), pushed live.
+  here(message) {
+    const games = Object.entries(message.playing_by_game).map(([v, n]) => `${t(`variant.${v}`)} ${n}`);
+    const person = (p) => this.person(p);
     return h("section", { class: "here", id: "here" },
       h("p", { id: "here-counts" }, t("onlineN", { n: message.online }),
         games.length ? ` · ${t("playingNow")}: ${games.join(", ")}` : ""),
@@ -70,7 +88,10 @@ export class LobbyScreen {
         h("ul", { class: "people" }, message.people.map(person))) : null);
   }
 
-  render(message) {
+  async render(message) {
+    const turn = (this.turns = (this.turns ?? 0) + 1);
+    const friends = await this.friends();
+    if (turn !== this.turns) return;  // a newer list came while the follows were asked
     const row = (table, action) => h("li", { class: "lobby-table", dataset: { table: table.id } },
       h("div", { class: "rules-line" }, rulesLine(table)),
       h("div", { class: "seats-line" }, seatLine(table)),
@@ -79,6 +100,7 @@ export class LobbyScreen {
     this.root.replaceChildren(this.chat.element, h("section", { class: "lobby", id: "lobby" },
       h("h1", {}, t("lobby")),
       this.here(message),
+      friends,
       playNowLink(this.go, "play-now-lobby"),
       h("p", { class: "form-error", role: "alert" }),
       h("h2", {}, t("openTables")),

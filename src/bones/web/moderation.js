@@ -35,18 +35,18 @@ export async function mySanctionsAndReports(account) {
         r.resolved ? h("span", { class: "said" }, r.resolution) : h("em", {}, t("mod.pending")))))] : null);
 }
 
-// The profile's Block / Unblock button for the player called `name`.
-export async function blockButton(name) {
-  const blocked = (await api("/api/blocks").catch(() => [])).map((n) => n.toLowerCase());
-  let on = blocked.includes(name.toLowerCase());
-  const button = h("button", { type: "button", id: "block-player", "aria-pressed": String(on) });
+// A profile's button that follows or blocks the player called `name` (`path`:
+// /api/follows or /api/blocks) and undoes it; its words are `keys` [do, undo].
+export async function relationButton(path, name, keys, id) {
+  const listed = (await api(path).catch(() => [])).map((n) => (n.name ?? n).toLowerCase());
+  let on = listed.includes(name.toLowerCase());
+  const button = h("button", { type: "button", id });
   const show = () => {
-    button.textContent = t(on ? "block.unblock" : "block.block");
+    button.textContent = t(on ? keys[1] : keys[0]);
     button.setAttribute("aria-pressed", String(on));
   };
   button.addEventListener("click", async () => {
-    await (on ? api(`/api/blocks/${encodeURIComponent(name)}`, undefined, "DELETE")
-      : api("/api/blocks", { name }));
+    await (on ? api(`${path}/${encodeURIComponent(name)}`, undefined, "DELETE") : api(path, { name }));
     on = !on;
     show();
   });

@@ -4,7 +4,7 @@ import { me } from "./account.js";
 import { chart, h } from "./dom.js";
 import { figure, lang, playerName, t } from "./i18n.js";
 import { api } from "./net.js";
-import { blockButton, reportDialog } from "./moderation.js";
+import { relationButton, reportDialog } from "./moderation.js";
 import { historyChart, ratingsTable } from "./ratings.js";
 
 const percent = (row) => (row.games ? Math.round((100 * row.wins) / row.games) : 0);
@@ -56,7 +56,9 @@ export async function statsScreen(root, name, go, openUpload) {
   root.replaceChildren(h("section", { class: "stats", id: "stats" },
     h("h1", {}, t("statsFor", { name }), profile?.bot ? h("small", { class: "badge" }, t("botAccount")) : null),
     profile && me() && me().name.toLowerCase() !== name.toLowerCase()  // others report, block
-      ? h("div", { class: "actions-row" }, await blockButton(name),
+      ? h("div", { class: "actions-row" },
+        await relationButton("/api/follows", name, ["follow.follow", "follow.unfollow"], "follow-player"),
+        await relationButton("/api/blocks", name, ["block.block", "block.unblock"], "block-player"),
         h("button", { type: "button", id: "report-player", onclick: () => reportDialog(name) }, t("report"))) : null,
     rated,
     stats.total.games ? [statsTable(stats), winRates(stats)] : h("p", {}, t("noGames")),

@@ -26,9 +26,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bones.server.edge.apidocs import docs_routes
 from bones.server.edge.auth import accounts_router
+from bones.server.edge.community import community_router
 from bones.server.edge.games import games_router
 from bones.server.edge.guard import Guard
-from bones.server.edge.moderation import moderation_router
 from bones.server.edge.operator import operator_router
 from bones.server.edge.pages import page_routes
 from bones.server.edge.profiles import profiles_router
@@ -119,7 +119,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     app.state.accounts = accounts  # who a request comes from (auth.caller)
     routers = [sockets_router(hub, lobby, seeker, presence),
                accounts_router(accounts, moderation, hub.settings),
-               moderation_router(moderation, presence, accounts, hub.blocks),
+               community_router(moderation, presence, accounts, hub.blocks),
                profiles_router(hub.store, accounts), tables_router(hub, accounts),
                games_router(hub, analyses), operator_router(hub, analyses),
                seek_router(seeker)]

@@ -30,10 +30,10 @@ import redis
 
 from bones.server.meeting.presence import Presence
 from bones.server.people.accounts import Refused, Sanctioned
-from bones.server.people.blocks import Blocks
 from bones.server.people.chat import Chat
 from bones.server.people.players import Player
 from bones.server.people.ratings import Ratings
+from bones.server.people.relations import Blocks
 from bones.server.protocol import (
     ErrorMessage,
     Here,

@@ -3,7 +3,7 @@ and closing it for good.
 
 Closing erases the person and keeps the games: the name becomes ``deleted-`` and the
 account's number everywhere it was written (the account, its seats, its finished games),
-the password, sessions, API tokens, ratings, roles and blocks go, and every chat line
+the password, sessions, API tokens, ratings, roles, blocks and follows go, and every chat line
 it said is emptied. The others' games stay whole, replayable and verifiable (a record's deals
 never depended on a name); the app shows the name as "deleted player" in the reader's
 language. Reports and sanctions stay, about an account that no longer has a name.
@@ -28,8 +28,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from bones.server.names import name_key
-from bones.server.people.blocks import Blocks
 from bones.server.people.moderation import Moderation
+from bones.server.people.relations import Blocks, Follows
 from bones.server.protocol import AccountExport
 from bones.server.protocol.account import (
     ExportedAccount,
@@ -44,6 +44,7 @@ from bones.server.store.schema import (
     AuditRow,
     BlockRow,
     ChatRow,
+    FollowRow,
     GameRow,
     PlayRow,
     RatedRow,
@@ -111,7 +112,8 @@ class Own:
                                 for r in session.scalars(select(RatedRow).where(
                                     RatedRow.account_id == account).order_by(RatedRow.at))],
                 reports_made=moderation.reports(open_only=False, reporter=account, limit=10_000),
-                sanctions=moderation.history(account), blocked=Blocks(self.engine).listed(account))
+                sanctions=moderation.history(account), blocked=Blocks(self.engine).listed(account),
+                following=Follows(self.engine).listed(account))
 
     def close(self, account: int) -> str:
         """Close the account for good (see the module): answers the name it has now.
@@ -131,6 +133,8 @@ class Own:
                 session.execute(delete(table).where(table.account_id == account))
             session.execute(delete(BlockRow).where(or_(BlockRow.blocker_id == account,
                                                        BlockRow.blocked_id == account)))
+            session.execute(delete(FollowRow).where(or_(FollowRow.follower_id == account,
+                                                        FollowRow.followed_id == account)))
             session.execute(update(SeatRow).where(SeatRow.account_id == account)
                             .values(name=new))
             session.execute(update(ChatRow).where(ChatRow.account_id == account)

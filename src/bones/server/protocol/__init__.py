@@ -4,8 +4,9 @@ Every WebSocket message is one JSON object with ``v`` (the protocol version) and
 A client sends :data:`ClientMessage`; the server answers with :class:`StateMessage`,
 :class:`ErrorMessage` or :class:`Pong`. ``docs/protocol.md`` shows each with an example. The
 models are in ``text`` (what every message is made of), ``seat`` (what a seat sends),
-``server`` (what the server sends), ``rest`` (the REST bodies), ``moderation``
-(reports and what moderators do) and ``account`` (an account's own data); all are here.
+``server`` (what the server sends), ``rest`` (the REST bodies), ``community`` (blocks,
+follows, reports, what moderators do) and ``account`` (an account's own data); all are
+here.
 
 >>> parse_client('{"v": 1, "type": "move", "move": "6-3 right"}')
 Move(v=1, type='move', move='6-3 right')
@@ -16,10 +17,11 @@ bones.server.protocol.text.ProtocolError: unknown message type 'jump'; send one 
 """
 
 from bones.server.protocol.account import AccountExport, Closing
-from bones.server.protocol.moderation import (
+from bones.server.protocol.community import (
     ActionInfo,
     Blocking,
     DossierInfo,
+    Friend,
     Lifting,
     Reason,
     ReportInfo,
@@ -115,6 +117,7 @@ __all__ = [
     "CreateTable",
     "DossierInfo",
     "ErrorMessage",
+    "Friend",
     "GameRatings",
     "GameSummary",
     "Here",

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from bones.server.protocol.moderation import ReportInfo, SanctionInfo
+from bones.server.protocol.community import ReportInfo, SanctionInfo
 
 __all__ = ["AccountExport", "Closing", "ExportedAccount", "ExportedGame", "ExportedLine",
            "ExportedRating", "ExportedSession", "ExportedToken"]
@@ -83,7 +83,9 @@ class AccountExport(BaseModel):
     reports_made: list[ReportInfo]
     sanctions: list[SanctionInfo]
     blocked: list[str]
-    """The players this account blocked."""
+    """The players this account blocked ..."""
+    following: list[str]
+    """... and those it follows."""
 
 
 class Closing(BaseModel):

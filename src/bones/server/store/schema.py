@@ -32,8 +32,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql import ColumnElement
 
 __all__ = ["FOR_GOOD", "AccountRow", "AuditRow", "Base", "BlockRow", "ChatRow", "EventRow",
-           "GameRow", "PlayRow", "RatedRow", "RatingRow", "ReportRow", "ResetRow", "SanctionRow",
-           "SeatRow", "SessionRow", "TableRow", "TokenRow", "TotalRow", "now"]
+           "FollowRow", "GameRow", "PlayRow", "RatedRow", "RatingRow", "ReportRow", "ResetRow",
+           "SanctionRow", "SeatRow", "SessionRow", "TableRow", "TokenRow", "TotalRow", "now"]
 
 
 def now() -> datetime:
@@ -306,6 +306,16 @@ class BlockRow(Base):
     blocker_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
     blocked_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True,
                                             index=True)
+    at: Mapped[datetime] = mapped_column(default=now)
+
+
+class FollowRow(Base):
+    """One player follows another: sees when they are online and what they play."""
+
+    __tablename__ = "follows"
+    follower_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    followed_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True,
+                                             index=True)
     at: Mapped[datetime] = mapped_column(default=now)
 
 

@@ -32,10 +32,10 @@ from functools import partial
 from typing import Any, TypeVar
 
 from bones.server.metrics import Metrics
-from bones.server.people.blocks import Blocks
 from bones.server.people.chat import Chat
 from bones.server.people.players import Player
 from bones.server.people.ratings import NEW, Ratings, shown
+from bones.server.people.relations import Blocks
 from bones.server.people.words import Words
 from bones.server.protocol import (
     BotSeat,

@@ -1,10 +1,10 @@
-"""Blocks, reports, moderation and an account's own data over HTTP: players block
-others, download what bones holds about them or close their account; they report chat
-lines, players, names and games and follow their reports; moderators (a role the
-operator grants, ``bones admin grant NAME moderator``) read the open reports and a
-player's games, chat and past sanctions, act, and read the audit log. Every route checks
-the session (the Guard checks the Origin of every request that changes something); a
-moderator's routes answer 403 to everyone else.
+"""Players among others over HTTP: they follow and block others, download what bones
+holds about them or close their account; they report chat lines, players, names and
+games and follow their reports; moderators (a role the operator grants, ``bones admin
+grant NAME moderator``) read the open reports and a player's games, chat and past
+sanctions, act, and read the audit log. Every route checks the session (the Guard checks
+the Origin of every request that changes something); a moderator's routes answer 403 to
+everyone else.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from fastapi.concurrency import run_in_threadpool
 from bones.server.edge.auth import COOKIE, InSession, Needed
 from bones.server.meeting.presence import Presence
 from bones.server.people.accounts import Account, Accounts, Refused
-from bones.server.people.blocks import Blocks
 from bones.server.people.moderation import Moderation, Unknown
 from bones.server.people.own import Own
+from bones.server.people.relations import Blocks, Follows
 from bones.server.protocol import (
     BAD_BODY,
     AccountExport,
@@ -29,6 +29,7 @@ from bones.server.protocol import (
     ChatReport,
     Closing,
     DossierInfo,
+    Friend,
     Lifting,
     Reason,
     ReportInfo,
@@ -37,7 +38,7 @@ from bones.server.protocol import (
     Sanctioning,
 )
 
-__all__ = ["moderation_router"]
+__all__ = ["community_router"]
 
 T = TypeVar("T")
 MODERATOR = "moderator"
@@ -57,11 +58,11 @@ async def moderator(account: Needed) -> Account:
 Moderator = Annotated[Account, Depends(moderator)]
 
 
-def moderation_router(moderation: Moderation, presence: Presence, accounts: Accounts,
+def community_router(moderation: Moderation, presence: Presence, accounts: Accounts,
                       blocks: Blocks) -> APIRouter:
     """The routes of blocks and reports (any signed-in player), of moderators, and of
     an account's own data."""
-    own = Own(moderation.engine)
+    own, follows = Own(moderation.engine), Follows(moderation.engine)
     router = APIRouter()
 
     async def call(job: Callable[..., T], *args: Any, **options: Any) -> T:
@@ -110,13 +111,38 @@ def moderation_router(moderation: Moderation, presence: Presence, accounts: Acco
     async def block(body: Blocking, account: Needed) -> None:
         """Block a player: their chat no longer reaches me, at tables and in the lobby,
         and quick match never seats us together."""
-        await call(blocks.block, account.id, body.name)
+        await call(blocks.add, account.id, body.name)
 
     @router.delete("/api/blocks/{name}", status_code=204, responses={
         401: {"description": "Not signed in"}, 404: {"description": "No such player"}})
     async def unblock(name: str, account: Needed) -> None:
         """Undo a block."""
-        await call(blocks.unblock, account.id, name)
+        await call(blocks.remove, account.id, name)
+
+    @router.get("/api/follows", responses={401: {"description": "Not signed in"}})
+    async def followed(account: Needed) -> list[Friend]:
+        """The players I follow: online or not, and what they play (a public game's
+        table, to watch), at whichever process they are; those online first."""
+        here = {s.name: s for s in presence.everyone}
+        friends = [Friend(name=n, online=False) if (s := here.get(n)) is None else Friend(
+            name=n, online=True, playing=s.playing, table=s.table, variant=s.variant,
+            players=s.players) for n in await call(follows.listed, account.id)]
+        return sorted(friends, key=lambda f: (not f.online, not f.playing))
+
+    @router.post("/api/follows", status_code=204, responses={
+        **BAD_BODY, 401: {"description": "Not signed in"},
+        403: {"description": "That player blocked you"}, 404: {"description": "No such player"}})
+    async def follow(body: Blocking, account: Needed) -> None:
+        """Follow a player."""
+        try:
+            await call(follows.add, account.id, body.name)
+        except PermissionError as error:
+            raise HTTPException(403, str(error)) from None
+
+    @router.delete("/api/follows/{name}", status_code=204, responses={
+        401: {"description": "Not signed in"}, 404: {"description": "No such player"}})
+    async def unfollow(name: str, account: Needed) -> None:
+        await call(follows.remove, account.id, name)
 
     @router.get("/api/me/export", responses={401: {"description": "Not signed in"},
                                              403: {"description": "Asked with an API token"}})

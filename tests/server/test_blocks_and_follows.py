@@ -1,6 +1,8 @@
-"""Blocks: a blocked player's chat never reaches the blocker (at a table, even one
-already under way, and in the lobby, at every process), quick match never seats the two
-together while anyone else can be, and the blocker lists and undoes blocks."""
+"""Blocks and follows: a blocked player's chat never reaches the blocker (at a table,
+even one already under way, and in the lobby, at every process), quick match never
+seats the two together while anyone else can be, and the blocker lists and undoes
+blocks; a follower sees at every process who of those they follow is online and what
+they play."""
 
 from __future__ import annotations
 
@@ -94,3 +96,30 @@ def test_a_block_holds_in_the_lobby_at_every_process(site: list[Server]) -> None
     _said(bob_lobby, "hello from the second process")
     assert _heard(cy_lobby, "hello from the second process")
     assert not _heard(ann_lobby, "hello from the second process")
+
+
+def test_a_follower_sees_who_is_online_and_what_they_play(site: list[Server]) -> None:
+    """Followed at one process, online and playing at another: the follower sees it
+    (and the table, to watch); a player who blocked them cannot be followed."""
+    first, second = site[0], site[1]
+    ann_name, bob_name, cy_name = _name("Foa"), _name("Fob"), _name("Foc")
+    ann, bob, cy = first.account(ann_name), second.account(bob_name), first.account(cy_name)
+    for name in (bob_name, cy_name):
+        assert ann.post("/api/follows", json={"name": name}).status_code == 204
+    made = second.create("draw", [{"kind": "human", "me": True},
+                                  {"kind": "bot", "level": "easy"}], client=bob, public=True)
+    seat = second.socket(made["table"]["id"], made["token"])
+    seat.until(lambda m: m["type"] == "state")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        friends = {f["name"]: f for f in ann.get("/api/follows").json()}
+        if friends[bob_name]["playing"]:
+            break
+        time.sleep(0.5)
+    assert friends[bob_name]["online"] and friends[bob_name]["table"] == made["table"]["id"]
+    assert not friends[cy_name]["online"] and list(friends) == [bob_name, cy_name]
+    assert ann.delete(f"/api/follows/{cy_name}").status_code == 204
+    cy.post("/api/blocks", json={"name": ann_name}).raise_for_status()
+    assert ann.post("/api/follows", json={"name": cy_name}).status_code == 403
+    assert [f["name"] for f in ann.get("/api/follows").json()] == [bob_name]
+    seat.close()

@@ -1,5 +1,6 @@
-"""The REST bodies and answers of reports and moderation: what a player reports, what
-a moderator reads and does, and the sanctions a player is shown.
+"""The REST bodies and answers of players among others: whom they block and follow
+(and where those they follow are), what a player reports, what a moderator reads and
+does, and the sanctions a player is shown.
 
 >>> Sanctioning(kind="mute", reason="insults", minutes=60).minutes
 60.0
@@ -18,8 +19,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from bones.server.protocol.text import Name, clean_text
 
-__all__ = ["ActionInfo", "Blocking", "DossierInfo", "Lifting", "Reason", "ReportInfo", "Reporting",
-           "SanctionInfo", "Sanctioning"]
+__all__ = ["ActionInfo", "Blocking", "DossierInfo", "Friend", "Lifting", "Reason",
+           "ReportInfo", "Reporting", "SanctionInfo", "Sanctioning"]
 
 Said = Annotated[str, Field(min_length=1, max_length=200),
                  AfterValidator(lambda text: clean_text(text, angles=True))]
@@ -43,8 +44,20 @@ class Reporting(BaseModel):
     table: str | None = Field(default=None, min_length=1, max_length=32)
 
 
+class Friend(BaseModel):
+    """A player followed: online or not, and the game they play (``table``: a public
+    one's id, to watch)."""
+
+    name: str
+    online: bool
+    playing: bool = False
+    table: str | None = None
+    variant: str | None = None
+    players: int | None = None
+
+
 class Blocking(BaseModel):
-    """Block the player called ``name``."""
+    """Block (or follow) the player called ``name``."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     name: Name
