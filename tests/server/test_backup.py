@@ -5,6 +5,7 @@ unless told to."""
 
 from __future__ import annotations
 
+import gc
 import random
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,9 @@ from sqlalchemy import create_engine, text
 from bones import Match
 from bones.cli import main
 from bones.fair import verify
-from tests.server.live import Server, both_move, play_all, play_out
+from bones.server.store.backup import backup, restore
+from bones.server.store.records import Store
+from tests.server.live import Server, both_move, play_all, play_out, sqlite_url
 
 
 def _site(server: Server) -> dict[str, Any]:
@@ -80,3 +83,20 @@ def test_a_store_destroyed_comes_back_from_its_backup(
         assert Match.from_record(record).is_over
         assert verify(record)
     assert main(["restore", str(copy), "--db", store_url, "--replace"]) == 0
+
+
+def test_a_sqlite_store_is_restored_again_and_again_in_one_process(tmp_path: Path) -> None:
+    """A restore lets go of the store it migrated: the next one (which removes the
+    journal files) found them held open, and SQLite's copy failed ("disk I/O error")
+    when the collector had not yet run, as once on a busy machine. Collection is held off
+    here, so the old code fails every time."""
+    url = sqlite_url(tmp_path / "bones.db")
+    Store(url).engine.dispose()
+    copy = tmp_path / "bones.backup"
+    backup(url, copy)
+    gc.disable()
+    try:
+        for _ in range(3):
+            restore(url, copy, replace=True)
+    finally:
+        gc.enable()

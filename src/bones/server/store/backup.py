@@ -83,7 +83,10 @@ def restore(url: str, path: Path, replace: bool = False) -> None:
     else:
         _pg("pg_restore", url, "--clean", "--if-exists", "--no-owner", "--single-transaction",
             str(path))
-    Store(url)  # migrated to this version of bones, if the copy is older
+    # Migrated to this version of bones, if the copy is older; then let go of, so that
+    # nothing of this process keeps the file open (a later restore in the same process
+    # removes its journal files: an open connection to them made SQLite's copy fail).
+    Store(url).engine.dispose()
 
 
 def _sqlite_file(url: str) -> Path:
