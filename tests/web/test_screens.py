@@ -206,6 +206,9 @@ def _moderated(server: Server, walker: httpx.Client, otto: httpx.Client) -> None
     for kind in ("warn", "mute"):
         moderation.sanction("operator", "Rude", kind, "rude at a table", minutes=60)
     moderation.engine.dispose()
+    otto.post("/api/challenges", json={"name": "Walker", "table": {  # on every screen
+        "variant": "allfives", "options": {"target": 150}, "rated": True,
+        "seats": [{"kind": "human", "me": True}, {"kind": "human"}]}}).raise_for_status()
 
 
 class Walk:
@@ -319,9 +322,15 @@ def _walk_pages(walk: Walk) -> None:
     walk.open("/account", "#password")
     walk.check("account, with the moderators' warning and my reports")
     page = walk.open("/stats/Otto", "#report-player")
+    page.wait_for_selector("#accept-challenge")
+    walk.check("a player's page, challenged by them")
     page.click("#report-player")
     page.wait_for_selector("#report-dialog[open]")
     walk.check("reporting a player")
+    page.keyboard.press("Escape")
+    page.click("#challenge-player")
+    page.wait_for_selector("#challenge-dialog[open]")
+    walk.check("challenging a player")
     page = walk.open("/mod", "#moderation .report")
     walk.check("moderation: open reports and the audit log")
     page.fill("#mod-look-up input", "Rude")

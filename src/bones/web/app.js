@@ -1,6 +1,7 @@
 // bones in the browser: the header, the router, and the screens behind it.
 
 import { accountScreen, me, resetScreen, signIn } from "./account.js";
+import { challengeScreen, listen } from "./challenges.js";
 import { fill, h } from "./dom.js";
 import { newGame, joinScreen } from "./home.js";
 import { LANGUAGES, lang, refusal, setLang, t } from "./i18n.js";
@@ -48,6 +49,8 @@ async function route() {
   }
   if (location.pathname === "/leaderboard") return leaderboardScreen(root, go);
   if (location.pathname === "/mod") return moderationScreen(root, go);
+  const challenge = location.pathname.match(/^\/challenge\/([\w-]+)$/);
+  if (challenge) return challengeScreen(root, challenge[1], go);
   if (location.pathname === "/reset") return resetScreen(root, () => { header(); go("/"); });
   const pair = location.pathname.match(/^\/pair\/([\w-]+)$/);
   if (location.pathname === "/play" || pair) {
@@ -195,4 +198,5 @@ window.addEventListener("popstate", route);
 signIn().catch(() => null).then(() => {
   header();
   route();
+  if (me()) listen(go);  // challenges to this player, at once on every page
 });

@@ -42,3 +42,22 @@ export function chart(height, label, attrs = {}) {
   add("text", { x: 0, y: 14, class: "chart-title" }, label);
   return { svg, add };
 }
+
+// A modal dialog (`id`) around `form`: on submit `send()` runs, and what it throws is
+// said in the form's .form-error by `explain(error)`. Closed, it is gone.
+export function modal(id, form, send, explain) {
+  const dialog = h("dialog", { class: "report-dialog", id });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      await send();
+    } catch (error) {
+      form.querySelector(".form-error").textContent = explain(error);
+    }
+  });
+  dialog.append(form);
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+  return dialog;
+}

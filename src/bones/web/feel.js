@@ -59,7 +59,12 @@ export function slideIn(group, dx, dy) {
 export function tellTurn(myTurn, text, tag, begins = false) {
   const away = document.visibilityState === "hidden";
   document.title = myTurn && away ? `${text} · bones` : "bones";
-  if (begins && away && "Notification" in window && Notification.permission === "granted") {
+  if (begins) notifyAway(text, tag);
+}
+
+// A browser notification, while the tab is hidden and the player allowed them.
+export function notifyAway(text, tag) {
+  if (document.visibilityState === "hidden" && "Notification" in window && Notification.permission === "granted") {
     new Notification("bones", { body: text, tag, silent: sounds.muted() });
   }
 }

@@ -4,7 +4,7 @@
 // sanctions, the reports about them and the audit of them), acts on them, and reads the
 // audit log. Everything players wrote is shown as text.
 
-import { fill, h } from "./dom.js";
+import { fill, h, modal } from "./dom.js";
 import { lang, playerName, refusal, t } from "./i18n.js";
 import { api } from "./net.js";
 
@@ -72,7 +72,8 @@ export async function blockedList() {
 
 // A dialog to report the player called `name` (their conduct or their name).
 export function reportDialog(name) {
-  const dialog = h("dialog", { class: "report-dialog", id: "report-dialog" });
+  let dialog = null;
+  const close = () => dialog.close();
   const form = h("form", { class: "panel" },
     h("h2", {}, t("mod.reportTitle", { name })),
     h("fieldset", { class: "choices" }, h("legend", {}, t("mod.reason")),
@@ -82,24 +83,15 @@ export function reportDialog(name) {
     h("p", { class: "form-error", role: "alert" }),
     h("div", { class: "dialog-buttons" },
       h("button", { type: "submit", class: "primary", id: "send-report" }, t("report")),
-      h("button", { type: "button", onclick: () => dialog.close() }, t("cancel"))));
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+      h("button", { type: "button", onclick: close }, t("cancel"))));
+  dialog = modal("report-dialog", form, async () => {
     const why = form.elements.why.value;
     const note = form.elements.note.value.trim();
-    try {
-      await api("/api/reports", { kind: why === "name" ? "name" : "player", name,
-                                  reason: t(`mod.why.${why}`), note: note || null });
-      fill(form, h("p", { id: "report-sent" }, t("mod.sent")),
-        h("div", { class: "dialog-buttons" }, h("button", { type: "button", onclick: () => dialog.close() }, t("close"))));
-    } catch (error) {
-      form.querySelector(".form-error").textContent = refusal(error);
-    }
-  });
-  dialog.append(form);
-  dialog.addEventListener("close", () => dialog.remove());
-  document.body.append(dialog);
-  dialog.showModal();
+    await api("/api/reports", { kind: why === "name" ? "name" : "player", name,
+                                reason: t(`mod.why.${why}`), note: note || null });
+    fill(form, h("p", { id: "report-sent" }, t("mod.sent")),
+      h("div", { class: "dialog-buttons" }, h("button", { type: "button", onclick: close }, t("close"))));
+  }, (error) => refusal(error));
 }
 
 // The moderators' page: the open reports, a player looked up, the audit log.

@@ -27,8 +27,9 @@ export const seats = {
 };
 
 export class Connection {
-  // `table`: a table's id, "lobby" for the lobby's list (`onLobby`), or "seek/{ticket}"
-  // for a quick match's ticket (`onSeeking`, then `onMatched`); `onEnd(code)`: the
+  // `table`: a table's id, "lobby" for the lobby's list (`onLobby`), "seek/{ticket}"
+  // for a quick match's ticket (`onSeeking`, then `onMatched`), or "me" for the
+  // player's own notices (`onNotice`); `onEnd(code)`: the
   // server closed it for good (4401 not signed in, 4403 not yours, 4404 gone, 4451 the
   // account is banned).
   constructor(table, token, handlers) {
@@ -57,6 +58,7 @@ export class Connection {
       else if (message.type === "chat") this.onChat?.(message);
       else if (message.type === "seeking") this.onSeeking?.(message);
       else if (message.type === "matched") this.onMatched?.(message);
+      else if (message.type === "notice") this.onNotice?.(message);
     };
     ws.onclose = (event) => {
       this.onStatus?.(false);

@@ -4,6 +4,7 @@ import { me } from "./account.js";
 import { chart, h } from "./dom.js";
 import { figure, lang, playerName, t } from "./i18n.js";
 import { api } from "./net.js";
+import { challengeDialog } from "./challenges.js";
 import { relationButton, reportDialog } from "./moderation.js";
 import { historyChart, ratingsTable } from "./ratings.js";
 
@@ -59,6 +60,8 @@ export async function statsScreen(root, name, go, openUpload) {
       ? h("div", { class: "actions-row" },
         await relationButton("/api/follows", name, ["follow.follow", "follow.unfollow"], "follow-player"),
         await relationButton("/api/blocks", name, ["block.block", "block.unblock"], "block-player"),
+        h("button", { type: "button", id: "challenge-player", onclick: () => challengeDialog(name, go) },
+          t("challenge.button")),
         h("button", { type: "button", id: "report-player", onclick: () => reportDialog(name) }, t("report"))) : null,
     rated,
     stats.total.games ? [statsTable(stats), winRates(stats)] : h("p", {}, t("noGames")),

@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from bones.server.edge.apidocs import docs_routes
 from bones.server.edge.auth import accounts_router
+from bones.server.edge.challenges import challenges_router
 from bones.server.edge.community import community_router
 from bones.server.edge.games import games_router
 from bones.server.edge.guard import Guard
@@ -36,6 +37,7 @@ from bones.server.edge.seek import seek_router
 from bones.server.edge.sockets import sockets_router
 from bones.server.edge.tables import tables_router
 from bones.server.meeting.lobby import Lobby
+from bones.server.meeting.notices import Notices
 from bones.server.meeting.presence import Presence
 from bones.server.meeting.seeking import Seeker
 from bones.server.people.accounts import Accounts, Coded, forget_guests
@@ -66,6 +68,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
                   hub.settings.redis)
     hub.on_listing = lobby.changed
     seeker = Seeker(hub, ratings, hub.settings.redis)
+    notices = Notices(hub.allowance, hub.settings.redis)
     accounts = Accounts(hub.store.engine, words=hub.words)
     moderation = Moderation(hub.store.engine)
 
@@ -74,12 +77,14 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
         await hub.load()
         lobby.start()
         presence.start()
+        notices.start()
         await seeker.start()
         forgetting = asyncio.create_task(forget_guests(accounts))
         yield
         forgetting.cancel()
         await seeker.close()
         presence.close()
+        notices.close()
         lobby.close()
         await hub.close()
         analyses.close()
@@ -117,7 +122,8 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
         app.add_exception_handler(refusal, partial(_refused, status, retry))
 
     app.state.accounts = accounts  # who a request comes from (auth.caller)
-    routers = [sockets_router(hub, lobby, seeker, presence),
+    routers = [sockets_router(hub, lobby, seeker, presence, notices),
+               challenges_router(hub, notices, accounts),
                accounts_router(accounts, moderation, hub.settings),
                community_router(moderation, presence, accounts, hub.blocks),
                profiles_router(hub.store, accounts), tables_router(hub, accounts),

@@ -59,6 +59,7 @@ def page_routes(app: FastAPI) -> None:
     @app.get("/replay/{table_id}", include_in_schema=False)
     @app.get("/mod", include_in_schema=False)
     @app.get("/reset", include_in_schema=False)
+    @app.get("/challenge/{challenge_id}", include_in_schema=False)
     def page() -> FileResponse:
         """The app's own pages: the client reads the path."""
         return FileResponse(index)

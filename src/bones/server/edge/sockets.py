@@ -20,6 +20,7 @@ from bones.server.edge.auth import (
     viewer,
 )
 from bones.server.meeting.lobby import Lobby
+from bones.server.meeting.notices import Notices
 from bones.server.meeting.presence import Presence
 from bones.server.meeting.seeking import Seeker
 from bones.server.tables.hub import Hub
@@ -28,7 +29,8 @@ __all__ = ["sockets_router"]
 
 log = logging.getLogger("bones.server")
 
-def sockets_router(hub: Hub, lobby: Lobby, seeker: Seeker, presence: Presence) -> APIRouter:
+def sockets_router(hub: Hub, lobby: Lobby, seeker: Seeker, presence: Presence,
+                   notices: Notices) -> APIRouter:
     """The sockets' routes; whoever opens one is here (``presence``) while it is open."""
     router = APIRouter()
 
@@ -38,6 +40,14 @@ def sockets_router(hub: Hub, lobby: Lobby, seeker: Seeker, presence: Presence) -
         who = await viewer(ws)
         with presence.present(who, ws):
             await _served(ws, lobby.serve(ws, client_address(ws), who))
+
+    @router.websocket("/ws/me")
+    async def notice_socket(ws: WebSocket) -> None:
+        """The signed-in player's own notices (challenges and their answers), which the
+        app keeps open on every page."""
+        who = await viewer(ws)
+        with presence.present(who, ws):
+            await _served(ws, notices.serve(ws, client_address(ws), who))
 
     @router.websocket("/ws/seek/{ticket}")
     async def seek_socket(ws: WebSocket, ticket: str) -> None:

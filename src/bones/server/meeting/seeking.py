@@ -35,18 +35,14 @@ from bones.server.people.ratings import Ratings
 from bones.server.protocol import (
     BotSeat,
     CreateTable,
-    ErrorMessage,
     HumanSeat,
     MatchedMessage,
     Options,
-    Ping,
-    Pong,
     Seek,
     SeekingMessage,
-    read_client,
 )
-from bones.server.sockets.allowance import Allowance, messages
-from bones.server.sockets.sending import Socket, deliver
+from bones.server.sockets.allowance import pings_until_closed
+from bones.server.sockets.sending import Socket
 from bones.server.tables.hub import Hub
 from bones.server.tables.showing import invite_link
 
@@ -199,7 +195,8 @@ class Seeker:
             return
         woken = asyncio.Event()
         self.waiters.setdefault(ticket_id, set()).add(woken)
-        listening = asyncio.create_task(_until_closed(ws, self.hub.allowance, address))
+        listening = asyncio.create_task(pings_until_closed(
+            ws, self.hub.allowance, address, "a ticket's socket"))
         try:
             while not listening.done():
                 told = await self.standing(ticket_id, viewer)
@@ -291,15 +288,3 @@ class Seeker:
             self.figures.waits.extend(now - ticket.since for _ in ticket.members)
         self.figures.groups += 1
         return 1
-
-
-async def _until_closed(ws: Socket, allowance: Allowance, address: str) -> None:
-    """Read a socket until it closes: a seek's client says nothing but pings, within
-    the allowance every socket has."""
-    async for text in messages(ws, allowance.gate(address), allowance.flood()):
-        message = read_client(text)
-        answer = Pong() if isinstance(message, Ping) else message if isinstance(
-            message, ErrorMessage) else ErrorMessage(code="bad_message",
-                                                     message="a ticket's socket takes pings only")
-        if not await deliver(ws, answer.model_dump_json()):
-            return

@@ -43,6 +43,7 @@ from bones.server.store.schema import (
     AccountRow,
     AuditRow,
     BlockRow,
+    ChallengeRow,
     ChatRow,
     FollowRow,
     GameRow,
@@ -113,7 +114,13 @@ class Own:
                                     RatedRow.account_id == account).order_by(RatedRow.at))],
                 reports_made=moderation.reports(open_only=False, reporter=account, limit=10_000),
                 sanctions=moderation.history(account), blocked=Blocks(self.engine).listed(account),
-                following=Follows(self.engine).listed(account))
+                following=Follows(self.engine).listed(account),
+                challenges=[{"id": c.id, "from": c.from_id, "to": c.to_id, "table": c.spec,
+                             "created": c.created.isoformat(), "state": c.state,
+                             "table_id": c.table_id}
+                            for c in session.scalars(select(ChallengeRow).where(
+                                (ChallengeRow.from_id == account)
+                                | (ChallengeRow.to_id == account)))])
 
     def close(self, account: int) -> str:
         """Close the account for good (see the module): answers the name it has now.

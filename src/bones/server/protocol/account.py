@@ -86,6 +86,8 @@ class AccountExport(BaseModel):
     """The players this account blocked ..."""
     following: list[str]
     """... and those it follows."""
+    challenges: list[dict[str, Any]]
+    """The challenges it made or was sent."""
 
 
 class Closing(BaseModel):

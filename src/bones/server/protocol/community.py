@@ -17,10 +17,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from bones.server.protocol.text import Name, clean_text
+from bones.server.protocol.rest import CreateTable, Joined
+from bones.server.protocol.text import Message, Name, clean_text
 
-__all__ = ["ActionInfo", "Blocking", "DossierInfo", "Friend", "Lifting", "Reason",
-           "ReportInfo", "Reporting", "SanctionInfo", "Sanctioning"]
+__all__ = ["ActionInfo", "Blocking", "ChallengeInfo", "Challenging", "DossierInfo", "Friend",
+           "Lifting", "NoticeMessage", "Reason", "ReportInfo", "Reporting", "SanctionInfo",
+           "Sanctioning"]
 
 Said = Annotated[str, Field(min_length=1, max_length=200),
                  AfterValidator(lambda text: clean_text(text, angles=True))]
@@ -42,6 +44,40 @@ class Reporting(BaseModel):
     message: int | None = Field(default=None, ge=1)
     name: Name | None = None
     table: str | None = Field(default=None, min_length=1, max_length=32)
+
+
+class Challenging(BaseModel):
+    """Challenge the player called ``name`` (none: make a link for anyone) to the table
+    ``table`` describes: your seat is its ``me`` seat, theirs its other human seat."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: Name | None = None
+    table: CreateTable
+
+
+class ChallengeInfo(BaseModel):
+    """A challenge as its two players see it: who, to whom (none: a link's), the table
+    asked for, and its state (``open``, ``accepted``, ``declined``, ``cancelled``);
+    once accepted, the table, and for the challenger their seat."""
+
+    id: str
+    by: str
+    to: str | None
+    table_spec: dict[str, Any]
+    state: str
+    expires: str
+    link: str
+    table: str | None = None
+    seat: Joined | None = None
+
+
+class NoticeMessage(Message):
+    """Sent on ``/ws/me``: a challenge to you (``challenge``), or your challenge
+    ``accepted`` (with your seat), ``declined`` or ``cancelled``."""
+
+    type: Literal["notice"] = "notice"
+    kind: Literal["challenge", "accepted", "declined", "cancelled"]
+    challenge: ChallengeInfo
 
 
 class Friend(BaseModel):

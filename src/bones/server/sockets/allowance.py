@@ -21,11 +21,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Literal
 
-from bones.server.protocol import ErrorMessage
+from bones.server.protocol import ErrorMessage, Ping, Pong, read_client
 from bones.server.sockets.bucket import Bucket
 from bones.server.sockets.sending import Socket, deliver
 
-__all__ = ["BANNED", "FORGOTTEN", "Allowance", "Gate", "Verdict"]
+__all__ = ["BANNED", "FORGOTTEN", "Allowance", "Gate", "Verdict", "messages",
+           "pings_until_closed"]
 
 Verdict = Literal["read", "flood", "close"]
 """What to do with a message: read it; answer ``flood`` without reading it; close the
@@ -132,3 +133,17 @@ async def messages(ws: Socket, gate: Gate, flood: str) -> AsyncIterator[str | No
                 return
             continue
         yield frame.get("text")
+
+
+async def pings_until_closed(ws: Socket, allowance: Allowance, address: str,
+                             what: str = "this socket") -> None:
+    """Read a socket that is only told things (a quick match's ticket, a player's
+    notices) until it closes: its client says nothing but pings, within the allowance
+    every socket has; anything else is answered ``bad_message``."""
+    async for text in messages(ws, allowance.gate(address), allowance.flood()):
+        message = read_client(text)
+        answer = Pong() if isinstance(message, Ping) else message if isinstance(
+            message, ErrorMessage) else ErrorMessage(code="bad_message",
+                                                     message=f"{what} takes pings only")
+        if not await deliver(ws, answer.model_dump_json()):
+            return

@@ -31,9 +31,10 @@ from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql import ColumnElement
 
-__all__ = ["FOR_GOOD", "AccountRow", "AuditRow", "Base", "BlockRow", "ChatRow", "EventRow",
-           "FollowRow", "GameRow", "PlayRow", "RatedRow", "RatingRow", "ReportRow", "ResetRow",
-           "SanctionRow", "SeatRow", "SessionRow", "TableRow", "TokenRow", "TotalRow", "now"]
+__all__ = ["FOR_GOOD", "AccountRow", "AuditRow", "Base", "BlockRow", "ChallengeRow", "ChatRow",
+           "EventRow", "FollowRow", "GameRow", "PlayRow", "RatedRow", "RatingRow", "ReportRow",
+           "ResetRow", "SanctionRow", "SeatRow", "SessionRow", "TableRow", "TokenRow",
+           "TotalRow", "now"]
 
 
 def now() -> datetime:
@@ -317,6 +318,25 @@ class FollowRow(Base):
     followed_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True,
                                              index=True)
     at: Mapped[datetime] = mapped_column(default=now)
+
+
+class ChallengeRow(Base):
+    """A player's challenge to another (``to_id``), or to whoever opens its link (none):
+    the table it asks for, open until accepted, declined, cancelled or its time is up."""
+
+    __tablename__ = "challenges"
+    __table_args__ = (Index("challenges_to", "to_id", "state"),)
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    from_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    to_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), default=None)
+    spec: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(default=now)
+    expires: Mapped[datetime] = mapped_column()
+    state: Mapped[str] = mapped_column(String(10), default="open")
+    """``open``, ``taken`` (being seated), ``accepted``, ``declined`` or ``cancelled``."""
+    table_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    seat: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    """The challenger's seat at the table made (its token: theirs alone to read)."""
 
 
 class ResetRow(Base):

@@ -1,0 +1,144 @@
+// Challenges in the browser: challenge a player from their page (or make a link for
+// anyone); a challenge to you shows at once on every page (and as a browser
+// notification while the tab is hidden) to accept or decline; your challenge accepted
+// takes you to the table; a challenge's link opens its own page.
+
+import { me } from "./account.js";
+import { fill, h, modal, radioPill } from "./dom.js";
+import { refusal, t } from "./i18n.js";
+import { notifyAway } from "./feel.js";
+import { api, Connection, seats } from "./net.js";
+
+const GAMES = ["draw", "block", "allfives"];
+const TARGETS = [50, 100, 150, null];
+
+// The table a challenge asks for: the challenger and the one challenged, one game.
+function tableOf(form) {
+  const target = form.elements.target.value;
+  return { variant: form.elements.variant.value, options: { target: target ? Number(target) : null },
+           rated: form.elements.rated.checked,
+           seats: [{ kind: "human", me: true }, { kind: "human" }] };
+}
+
+function describe(c) {
+  const spec = c.table_spec;
+  const target = spec.options?.target;
+  return [t(`variant.${spec.variant}`), target ? t("points", { n: target }) : t("singleRound"),
+    spec.rated ? t("rated") : null].filter(Boolean).join(" · ");
+}
+
+// Sit at the table a challenge made, with the seat it gave.
+function sit(seat, go) {
+  seats.set(seat.table.id, seat.seat, seat.token, seat.invite);
+  go(`/t/${seat.table.id}`);
+}
+
+// The dialog that challenges the player called `name` (none: makes a link).
+export function challengeDialog(name, go) {
+  let dialog = null;
+  const form = h("form", { class: "panel" },
+    h("h2", {}, t("challenge.title", { name })),
+    h("fieldset", { class: "choices" }, h("legend", {}, t("game")),
+      GAMES.map((v, i) => radioPill("variant", v, t(`variant.${v}`), i === 0))),
+    h("fieldset", { class: "choices" }, h("legend", {}, t("target")),
+      TARGETS.map((n, i) => radioPill("target", n ?? "", n ? t("points", { n }) : t("singleRound"), i === 0))),
+    me() && !me().guest ? h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated" }), " ", t("rated"))
+      : h("input", { type: "hidden", name: "rated" }),
+    h("p", { class: "form-error", role: "alert" }),
+    h("div", { class: "dialog-buttons" },
+      h("button", { type: "submit", class: "primary", id: "send-challenge" }, t("challenge.send")),
+      h("button", { type: "button", onclick: () => dialog.close() }, t("cancel"))));
+  dialog = modal("challenge-dialog", form, async () => {
+    waitingFor(await api("/api/challenges", { name, table: tableOf(form) }), form, dialog, go);
+  }, (error) => refusal(error));
+}
+
+// Sent: wait for the answer (the notice takes the challenger to the table), or take it back.
+function waitingFor(made, form, dialog, go) {
+  pending = made.id;
+  fill(form, h("p", { id: "challenge-sent" }, t("challenge.sent", { name: made.to })),
+    h("p", {}, describe(made)),
+    h("div", { class: "dialog-buttons" }, h("button", { type: "button", onclick: async () => {
+      await api(`/api/challenges/${made.id}`, undefined, "DELETE").catch(() => null);
+      dialog.close();
+    } }, t("cancel"))));
+  closeSent = () => dialog.open && dialog.close();
+  goTo = go;
+}
+
+let pending = null;
+let closeSent = () => {};
+let goTo = () => {};
+let notices = null;
+
+// The player's notice socket, kept open on every page: challenges to them shown in
+// `#notice`, theirs answered.
+export function listen(go) {
+  notices?.close();
+  goTo = go;
+  notices = new Connection("me", null, { onNotice: (notice) => told(notice) });
+  // one made while this page was away: the newest still open to me
+  api("/api/challenges").then((open) => {
+    const mine = open.find((c) => c.to === me()?.name);
+    if (mine) told({ kind: "challenge", challenge: mine });
+  }).catch(() => null);
+}
+
+function told({ kind, challenge }) {
+  const bar = document.querySelector("#notice");
+  if (kind === "accepted" && challenge.seat) {
+    closeSent();
+    sit(challenge.seat, goTo);
+    return;
+  }
+  if (kind === "challenge") {
+    const words = `${t("challenge.from", { name: challenge.by })}: ${describe(challenge)}`;
+    notifyAway(words, `challenge-${challenge.id}`);
+    fill(bar, h("span", { class: "said" }, words), " ",
+      h("button", { type: "button", class: "primary", id: "accept-challenge", onclick: () => accept(challenge.id) },
+        t("challenge.accept")),
+      h("button", { type: "button", id: "decline-challenge", onclick: async () => {
+        await api(`/api/challenges/${challenge.id}/decline`, {}).catch(() => null);
+        fill(bar);
+      } }, t("challenge.decline")));
+    return;
+  }
+  if (challenge.id === pending) closeSent();
+  fill(bar, h("span", {}, t(`challenge.${kind}`, { name: kind === "declined" ? challenge.to : challenge.by })), " ",
+    h("button", { type: "button", onclick: () => fill(bar) }, t("close")));
+}
+
+async function accept(id) {
+  const bar = document.querySelector("#notice");
+  try {
+    const seat = await api(`/api/challenges/${id}/accept`, {});
+    fill(bar);
+    sit(seat, goTo);
+  } catch (error) {
+    fill(bar, h("span", {}, refusal(error, { 409: "challenge.gone" })), " ",
+      h("button", { type: "button", onclick: () => fill(bar) }, t("close")));
+  }
+}
+
+// A challenge's own page (`/challenge/{id}`): who challenges, the table, and Accept.
+export async function challengeScreen(root, id, go) {
+  let c;
+  try {
+    c = await api(`/api/challenges/${id}`);
+  } catch (error) {
+    root.replaceChildren(h("p", { class: "form-error", role: "alert" }, refusal(error)));
+    return;
+  }
+  const open = c.state === "open" && c.by !== me()?.name;
+  root.replaceChildren(h("section", { class: "account", id: "challenge" },
+    h("h1", {}, c.to ? t("challenge.from", { name: c.by }) : t("challenge.open", { name: c.by })),
+    h("p", {}, describe(c)),
+    h("p", { class: "form-error", role: "alert" }, open ? "" : t("challenge.gone")),
+    open ? h("button", { type: "button", class: "primary", id: "accept-link", onclick: async () => {
+      try {
+        sit(await api(`/api/challenges/${id}/accept`, {}), go);
+      } catch (error) {
+        root.querySelector(".form-error").textContent = refusal(error, { 409: "challenge.gone" });
+      }
+    } }, t("challenge.accept")) : null));
+}

@@ -1,0 +1,83 @@
+"""Challenges: a player challenges another by name, who hears it at once on their
+notice socket (at another process too) and accepts, which seats both at one new table
+(the challenger told their seat), or declines; a link's challenge is taken by the first
+who accepts it; nobody challenges across a block."""
+
+from __future__ import annotations
+
+import random
+
+import httpx
+
+from tests.server.live import Client, Message, Server
+
+
+def _name(prefix: str) -> str:
+    return f"{prefix}{random.randrange(10**8)}"
+
+
+def _notices(server: Server, client: httpx.Client) -> Client:
+    return Client(f"ws://127.0.0.1:{server.port}/ws/me", client)
+
+
+def _notice(socket: Client, kind: str) -> Message:
+    return socket.until(lambda m: m["type"] == "notice" and m["kind"] == kind, timeout=30)
+
+
+DRAW = {"variant": "draw", "options": {"target": 50},
+        "seats": [{"kind": "human", "me": True}, {"kind": "human"}]}
+
+
+def test_a_challenge_is_heard_at_once_and_accepted_at_another_process(
+        site: list[Server]) -> None:
+    first, second = site[0], site[1]
+    ann_name, bob_name = _name("Cha"), _name("Chb")
+    ann, bob = first.account(ann_name), second.account(bob_name)
+    ann_hears, bob_hears = _notices(first, ann), _notices(second, bob)
+    made = ann.post("/api/challenges", json={"name": bob_name, "table": DRAW})
+    assert made.status_code == 201, made.text
+    heard = _notice(bob_hears, "challenge")["challenge"]
+    assert heard["by"] == ann_name and heard["id"] == made.json()["id"]
+    assert heard["seat"] is None  # nobody's token but the challenger's
+    assert [c["id"] for c in bob.get("/api/challenges").json()] == [heard["id"]]
+    joined = bob.post(f"/api/challenges/{heard['id']}/accept")
+    assert joined.status_code == 200, joined.text
+    told = _notice(ann_hears, "accepted")["challenge"]
+    assert told["table"] == joined.json()["table"]["id"] and told["seat"]["seat"] == 0
+    for server, token in ((first, told["seat"]["token"]), (second, joined.json()["token"])):
+        seat = server.socket(told["table"], token)
+        state = seat.until(lambda m: m["type"] == "state")
+        assert state["table"]["status"] == "playing"
+        seat.close()
+    assert bob.post(f"/api/challenges/{heard['id']}/accept").status_code == 409
+    ann_hears.close()
+    bob_hears.close()
+
+
+def test_declined_cancelled_blocked_and_a_links_first_taker(server: Server) -> None:
+    ann_name, bob_name, cy_name = _name("Chd"), _name("Che"), _name("Chf")
+    ann, bob, cy = server.account(ann_name), server.account(bob_name), server.account(cy_name)
+    ann_hears, bob_hears = _notices(server, ann), _notices(server, bob)
+    made = ann.post("/api/challenges", json={"name": bob_name, "table": DRAW}).json()
+    _notice(bob_hears, "challenge")
+    assert cy.post(f"/api/challenges/{made['id']}/accept").status_code == 403  # not Cy's
+    assert bob.post(f"/api/challenges/{made['id']}/decline").status_code == 204
+    assert _notice(ann_hears, "declined")["challenge"]["state"] == "declined"
+    again = ann.post("/api/challenges", json={"name": bob_name, "table": DRAW}).json()
+    assert ann.delete(f"/api/challenges/{again['id']}").status_code == 204
+    assert _notice(bob_hears, "cancelled")["challenge"]["id"] == again["id"]
+    assert bob.post(f"/api/challenges/{again['id']}/accept").status_code == 409
+    bob.post("/api/blocks", json={"name": ann_name}).raise_for_status()
+    assert ann.post("/api/challenges", json={"name": bob_name,
+                                             "table": DRAW}).status_code == 403
+    link = ann.post("/api/challenges", json={"table": DRAW}).json()
+    assert link["link"] == f"/challenge/{link['id']}"
+    assert bob.post(f"/api/challenges/{link['id']}/accept").status_code == 403  # a block
+    assert httpx.get(f"{server.url}/api/challenges/{link['id']}").json()["by"] == ann_name
+    assert cy.post(f"/api/challenges/{link['id']}/accept").status_code == 200
+    assert _notice(ann_hears, "accepted")["challenge"]["to"] == cy_name
+    bad = ann.post("/api/challenges", json={"name": cy_name, "table": {
+        **DRAW, "seats": [{"kind": "human", "me": True}, {"kind": "bot", "level": "easy"}]}})
+    assert bad.status_code == 422
+    ann_hears.close()
+    bob_hears.close()
