@@ -82,11 +82,21 @@ class Server:
             self.kill(signal.SIGTERM)
 
     def account(self, name: str, password: str = "correct horse") -> httpx.Client:
-        """A client signed in as the account called ``name`` (signed up the first time)."""
+        """A client signed in as the account called ``name`` (signed up the first time).
+        A busy server may answer 503 while its few password hashers are taken (as a
+        crowd of sign-ups meets on a loaded machine): asked again after its Retry-After,
+        never handed back signed out."""
         client = httpx.Client(base_url=self.url)
         body = {"name": name, "password": password}
-        if client.post("/api/login", json=body).status_code == 401:
-            client.post("/api/signup", json=body).raise_for_status()
+        deadline = time.monotonic() + 120
+        while True:
+            answer = client.post("/api/login", json=body)
+            if answer.status_code == 401:
+                answer = client.post("/api/signup", json=body)
+            if answer.status_code != 503 or time.monotonic() > deadline:
+                break
+            time.sleep(float(answer.headers.get("retry-after", "1")))
+        answer.raise_for_status()
         return client
 
     def create(self, variant: str, seats: list[dict[str, Any]], *,

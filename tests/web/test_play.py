@@ -11,7 +11,7 @@ from playwright.sync_api import Browser
 from bones import Match
 from tests.server.live import Server
 from tests.web.conftest import DESKTOP, PHONE
-from tests.web.driver import READY, Player, check_against_engine
+from tests.web.driver import Player, check_against_engine
 
 EASY = ("easy", "easy", "easy")
 MATCHES = [
@@ -84,9 +84,8 @@ def test_a_tap_holds_while_the_hand_is_drawn_anew(web: Server, browser: Browser)
     context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
     page = context.new_page()
     player = Player(page, web, random.Random(4))
-    player.new_game("block", players=2, target="null")
-    page.wait_for_function(READY)
-    now = player.read()
+    # a turn of this player's with a tile to play (a block game's round may end first)
+    _, now = player.turn_where(lambda: True, "block")
     handle = page.locator(".hand .tile[data-legal=true]").first.element_handle()
     tile, box = handle.get_attribute("data-tile"), handle.bounding_box()
     assert box is not None

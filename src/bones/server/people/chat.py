@@ -10,7 +10,6 @@ name), in Redis when the server has one.
 
 >>> from bones.server.store.records import Store
 >>> from bones.server.people.players import Player
-from bones.server.people.words import Words
 >>> chat = Chat(Store("sqlite://").engine)
 >>> line = chat.say(None, "lobby", Player("Ann"), "<b>hello</b>")
 >>> line.text, line.room
