@@ -63,12 +63,17 @@ export class LobbyScreen {
       } }, t("watch")) : null);
   }
 
-  // The players I follow, online first: asked again with a push at most every 10 s.
+  // The players I follow, online first: asked when the lobby opens and every 10 s
+  // while it is open (who is here changes without a push for each of them).
   async friends() {
     if (!me() || me().guest) return null;
-    if (!this.followed || Date.now() - this.askedAt > 10_000) {
-      this.askedAt = Date.now();
+    if (!this.followed) {
       this.followed = await api("/api/follows").catch(() => []);
+      if (this.closed) return null;  // the player moved on while it was asked
+      this.asking ||= setInterval(async () => {
+        this.followed = await api("/api/follows").catch(() => this.followed);
+        if (this.last) this.render(this.last);
+      }, 10_000);
     }
     return h("section", { class: "here", id: "friends" }, h("h2", {}, t("follow.title")),
       this.followed.length ? h("ul", { class: "people" }, this.followed.map((p) => this.person(p)))
@@ -89,6 +94,7 @@ export class LobbyScreen {
   }
 
   async render(message) {
+    this.last = message;
     const turn = (this.turns = (this.turns ?? 0) + 1);
     const friends = await this.friends();
     if (turn !== this.turns) return;  // a newer list came while the follows were asked
@@ -116,6 +122,8 @@ export class LobbyScreen {
   }
 
   close() {
+    this.closed = true;
+    clearInterval(this.asking);
     this.connection.close();
   }
 }
