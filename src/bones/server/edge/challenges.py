@@ -10,9 +10,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.concurrency import run_in_threadpool
 
 from bones.server.edge.auth import Caller, Needed, client_address
+from bones.server.edge.stored import stored
 from bones.server.meeting.notices import Notices
 from bones.server.people.accounts import Account, Accounts
 from bones.server.people.challenges import Challenge, Challenges
@@ -66,14 +66,7 @@ def challenges_router(hub: Hub, notices: Notices, accounts: Accounts) -> APIRout
     challenges = Challenges(hub.store.engine)
 
     async def call(job: Callable[..., T], *args: Any) -> T:
-        try:
-            return await run_in_threadpool(job, *args)
-        except Unknown as error:
-            raise HTTPException(404, str(error)) from None
-        except PermissionError as error:
-            raise HTTPException(403, str(error)) from None
-        except ValueError as error:
-            raise HTTPException(409, str(error)) from None
+        return await stored(job, *args, conflict=409)
 
     async def tell(account: int | None, kind: str, found: Challenge) -> None:
         if account is not None:

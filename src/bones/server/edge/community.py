@@ -9,16 +9,16 @@ everyone else.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Response
 from fastapi.concurrency import run_in_threadpool
 
 from bones.server.edge.auth import COOKIE, InSession, Needed
+from bones.server.edge.stored import stored
 from bones.server.meeting.presence import Presence
 from bones.server.people.accounts import Account, Accounts, Refused
-from bones.server.people.moderation import Moderation, Unknown
+from bones.server.people.moderation import Moderation
 from bones.server.people.own import Own
 from bones.server.people.relations import Blocks, Follows
 from bones.server.protocol import (
@@ -65,16 +65,6 @@ def community_router(moderation: Moderation, presence: Presence, accounts: Accou
     own, follows = Own(moderation.engine), Follows(moderation.engine)
     router = APIRouter()
 
-    async def call(job: Callable[..., T], *args: Any, **options: Any) -> T:
-        """Run a store job in a thread; an unknown player or report is a 404, a
-        sanction or role that makes no sense a 400."""
-        try:
-            return await run_in_threadpool(job, *args, **options)
-        except Unknown as error:
-            raise HTTPException(404, str(error)) from None
-        except ValueError as error:
-            raise HTTPException(400, str(error)) from None
-
     @router.post("/api/reports", status_code=201,
                  responses={**BAD_BODY, 401: {"description": "Not signed in"}, **UNKNOWN})
     async def report(body: Reporting, account: Needed) -> dict[str, int]:
@@ -83,7 +73,7 @@ def community_router(moderation: Moderation, presence: Presence, accounts: Accou
             raise HTTPException(422, "a chat line's report names its message")
         if body.kind != "chat" and body.name is None:
             raise HTTPException(422, "a report of a player, a name or a game names the player")
-        made = await call(moderation.report, account.id, body.kind, body.reason, body.note,
+        made = await stored(moderation.report, account.id, body.kind, body.reason, body.note,
                           message=body.message, name=body.name, table=body.table)
         return {"id": made}
 
@@ -93,17 +83,17 @@ def community_router(moderation: Moderation, presence: Presence, accounts: Accou
     async def report_line(message_id: int, body: ChatReport, account: Needed) -> None:
         """Report a chat line to the moderators (the same as ``POST /api/reports`` with
         ``kind`` ``chat``)."""
-        await call(moderation.report, account.id, "chat", body.reason, message=message_id)
+        await stored(moderation.report, account.id, "chat", body.reason, message=message_id)
 
     @router.get("/api/reports", responses={401: {"description": "Not signed in"}})
     async def my_reports(account: Needed) -> list[ReportInfo]:
         """The reports I made, newest first, with what moderators did."""
-        return await call(moderation.reports, open_only=False, reporter=account.id)
+        return await stored(moderation.reports, open_only=False, reporter=account.id)
 
     @router.get("/api/blocks", responses={401: {"description": "Not signed in"}})
     async def blocked(account: Needed) -> list[str]:
         """The players I blocked, in the order I blocked them."""
-        return await call(blocks.listed, account.id)
+        return await stored(blocks.listed, account.id)
 
     @router.post("/api/blocks", status_code=204, responses={
         **BAD_BODY, 401: {"description": "Not signed in"}, 404: {"description": "No such "
@@ -111,13 +101,13 @@ def community_router(moderation: Moderation, presence: Presence, accounts: Accou
     async def block(body: Blocking, account: Needed) -> None:
         """Block a player: their chat no longer reaches me, at tables and in the lobby,
         and quick match never seats us together."""
-        await call(blocks.add, account.id, body.name)
+        await stored(blocks.add, account.id, body.name)
 
     @router.delete("/api/blocks/{name}", status_code=204, responses={
         401: {"description": "Not signed in"}, 404: {"description": "No such player"}})
     async def unblock(name: str, account: Needed) -> None:
         """Undo a block."""
-        await call(blocks.remove, account.id, name)
+        await stored(blocks.remove, account.id, name)
 
     @router.get("/api/follows", responses={401: {"description": "Not signed in"}})
     async def followed(account: Needed) -> list[Friend]:
@@ -126,7 +116,7 @@ def community_router(moderation: Moderation, presence: Presence, accounts: Accou
         here = {s.name: s for s in presence.everyone}
         friends = [Friend(name=n, online=False) if (s := here.get(n)) is None else Friend(
             name=n, online=True, playing=s.playing, table=s.table, variant=s.variant,
-            players=s.players) for n in await call(follows.listed, account.id)]
+            players=s.players) for n in await stored(follows.listed, account.id)]
         return sorted(friends, key=lambda f: (not f.online, not f.playing))
 
     @router.post("/api/follows", status_code=204, responses={
@@ -134,22 +124,19 @@ def community_router(moderation: Moderation, presence: Presence, accounts: Accou
         403: {"description": "That player blocked you"}, 404: {"description": "No such player"}})
     async def follow(body: Blocking, account: Needed) -> None:
         """Follow a player."""
-        try:
-            await call(follows.add, account.id, body.name)
-        except PermissionError as error:
-            raise HTTPException(403, str(error)) from None
+        await stored(follows.add, account.id, body.name)
 
     @router.delete("/api/follows/{name}", status_code=204, responses={
         401: {"description": "Not signed in"}, 404: {"description": "No such player"}})
     async def unfollow(name: str, account: Needed) -> None:
-        await call(follows.remove, account.id, name)
+        await stored(follows.remove, account.id, name)
 
     @router.get("/api/me/export", responses={401: {"description": "Not signed in"},
                                              403: {"description": "Asked with an API token"}})
     async def export(account: InSession) -> AccountExport:
         """Everything bones holds about me, as JSON (its schema:
         ``docs/export.schema.json``)."""
-        return await call(own.export, account.id)
+        return await stored(own.export, account.id)
 
     @router.post("/api/me/close", status_code=204, responses={
         **BAD_BODY, 401: {"description": "Not signed in, or the password is wrong"},
@@ -174,23 +161,23 @@ def community_router(moderation: Moderation, presence: Presence, accounts: Accou
     async def open_reports(_: Moderator, everything: bool = Query(default=False, alias="all"),
                            limit: int = Query(default=100, ge=1, le=500)) -> list[ReportInfo]:
         """The open reports (``all``: the resolved ones too), newest first."""
-        return await call(moderation.reports, open_only=not everything, limit=limit)
+        return await stored(moderation.reports, open_only=not everything, limit=limit)
 
     @router.post("/api/mod/reports/{report_id}/resolve", status_code=204,
                  responses={**BAD_BODY, **NOT_A_MODERATOR, **UNKNOWN})
     async def resolve(report_id: int, body: Reason, me: Moderator) -> None:
         """Close a report, saying what was done: its reporter sees it."""
-        await call(moderation.resolve, me.name, report_id, body.reason)
+        await stored(moderation.resolve, me.name, report_id, body.reason)
 
     @router.get("/api/mod/players/{name}", responses={**NOT_A_MODERATOR, **UNKNOWN})
     async def dossier(name: str, _: Moderator) -> DossierInfo:
         """A player's latest games and chat lines, sanctions, the reports about them and
         the audit log of them."""
-        return await call(moderation.dossier, name)
+        return await stored(moderation.dossier, name)
 
     async def not_a_moderator(name: str) -> int:
         """The account of that name, if a moderator may act on it."""
-        account, roles = await call(moderation.account, name)
+        account, roles = await stored(moderation.account, name)
         if MODERATOR in roles:
             raise HTTPException(403, "a moderator is sanctioned by the operator only")
         return int(account)
@@ -201,7 +188,7 @@ def community_router(moderation: Moderation, presence: Presence, accounts: Accou
         """Warn, mute, suspend or ban a player, for ``minutes`` or for good. A ban signs
         them out everywhere and closes their open sockets at every process at once."""
         account = await not_a_moderator(name)
-        done = await call(moderation.sanction, me.name, name, body.kind, body.reason,
+        done = await stored(moderation.sanction, me.name, name, body.kind, body.reason,
                           body.minutes)
         if body.kind == "ban":
             await presence.expel(account)
@@ -211,25 +198,25 @@ def community_router(moderation: Moderation, presence: Presence, accounts: Accou
                  responses={**BAD_BODY, **NOT_A_MODERATOR, **UNKNOWN})
     async def lift(name: str, body: Lifting, me: Moderator) -> dict[str, int]:
         """End a player's mute, suspension or ban now."""
-        return {"lifted": await call(moderation.lift, me.name, name, body.kind, body.reason)}
+        return {"lifted": await stored(moderation.lift, me.name, name, body.kind, body.reason)}
 
     @router.post("/api/mod/players/{name}/rename",
                  responses={**BAD_BODY, **NOT_A_MODERATOR, **UNKNOWN})
     async def rename(name: str, body: Reason, me: Moderator) -> dict[str, str]:
         """Force a new name on a player whose name offends."""
         await not_a_moderator(name)
-        return {"name": await call(moderation.rename, me.name, name, body.reason)}
+        return {"name": await stored(moderation.rename, me.name, name, body.reason)}
 
     @router.post("/api/mod/chat/{message_id}/delete", status_code=204,
                  responses={**BAD_BODY, **NOT_A_MODERATOR, **UNKNOWN})
     async def delete_line(message_id: int, body: Reason, me: Moderator) -> None:
         """Delete a chat line: nobody is shown it again."""
-        await call(moderation.remove_line, me.name, message_id, body.reason)
+        await stored(moderation.remove_line, me.name, message_id, body.reason)
 
     @router.get("/api/mod/audit", responses=NOT_A_MODERATOR)
     async def audit(_: Moderator, limit: int = Query(default=100, ge=1, le=500)
                     ) -> list[ActionInfo]:
         """Every moderator's action, newest first."""
-        return await call(moderation.audit, limit)
+        return await stored(moderation.audit, limit)
 
     return router
