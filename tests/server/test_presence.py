@@ -4,11 +4,21 @@ sit down and go; over several processes, as one site."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from tests.server.live import Client, Message, Server, both_move
+from bones.server.meeting.lobby import Lobby
+from bones.server.meeting.presence import Presence, Someone
+from bones.server.people.chat import Chat
+from bones.server.people.ratings import Ratings
+from bones.server.protocol import TableInfo
+from bones.server.sockets.allowance import Allowance
+from bones.server.store.records import Store
+from tests.server.fakes import Reader, in_a_thread
+from tests.server.live import Client, Message, Server, both_move, sqlite_url
 
 
 def _people(message: Message) -> dict[str, dict[str, Any]]:
@@ -70,3 +80,45 @@ def test_who_is_here_at_one_process_is_seen_at_every_other(site: list[Server]) -
     assert _people(seen)[fay]["table"] == made["table"]["id"] and eve in _people(seen)
     seat.close()
     _lobby_where(lobby, lambda m: fay not in _people(m))
+
+
+def test_a_lobby_opened_while_who_is_here_changes_is_told_the_change(tmp_path: Path) -> None:
+    """Who is here changed while a new lobby socket's first list was on its way, and the
+    push of the change went to the sockets already there: the newcomer is pushed the
+    change after its first list, never left on the list it was sent (it once stayed at
+    "0 players online" while its own player was here)."""
+    presence = Presence(list)
+    engine = Store(sqlite_url(tmp_path / "lobby.db")).engine
+
+    async def no_tables(limit: int, offset: int) -> list[TableInfo]:
+        return []
+
+    lobby = Lobby(no_tables, Ratings(engine), chat=Chat(engine), blocks=None,  # type: ignore[arg-type]
+                  allowance=Allowance(10, 30, 50, 64), presence=presence)
+
+    class Slow(Reader):
+        """A client whose first list is slow to go out: Ann comes meanwhile."""
+
+        async def send_text(self, data: str) -> None:
+            if not self.sent:
+                presence.everyone = [Someone("Ann")]
+                lobby.changed()
+                await asyncio.sleep(0.2)  # the push goes out meanwhile
+            await super().send_text(data)
+
+    async def run() -> list[dict[str, Any]]:
+        lobby.start()
+        reader = Slow()
+        serving = asyncio.create_task(lobby.serve(reader, "127.0.0.1"))
+        for _ in range(40):
+            await asyncio.sleep(0.05)
+            if reader.sent and reader.sent[-1]["online"]:
+                break
+        await reader.close()
+        await serving
+        lobby.close()
+        return reader.sent
+
+    sent = in_a_thread(run(), timeout=30)
+    assert sent[0]["online"] == 0
+    assert sent[-1]["online"] == 1, "the newcomer was never told who came"

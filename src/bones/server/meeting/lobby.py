@@ -72,6 +72,9 @@ class Lobby:
         self.sockets: dict[Socket, int | None] = {}
         """The lobby's sockets here, and the account signed in on each (if any)."""
         self._changed = asyncio.Event()
+        self._changes = 0
+        """Changes marked so far: a socket whose first list was made across one is
+        pushed the next."""
         self._tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
@@ -85,6 +88,7 @@ class Lobby:
 
     def changed(self) -> None:
         """What the list shows changed here (another process's changes come by Redis)."""
+        self._changes += 1
         self._changed.set()
 
     async def serve(self, ws: Socket, address: str, viewer: Player | None = None) -> None:
@@ -96,12 +100,15 @@ class Lobby:
 
     async def _serve(self, ws: Socket, address: str, viewer: Player | None) -> None:
         await ws.accept()
+        changes = self._changes
         await ws.send_text((await self.snapshot()).model_dump_json())
         # Heard from here on before the lines already said are read: a line said while
         # they are read comes live or with them (the page drops the one it has), never not
         # at all.
         account = None if viewer is None else viewer.account
         self.sockets[ws] = account
+        if self._changes != changes:  # pushed to the others while this list was made
+            self.changed()
         unheard = set() if account is None else set(
             await asyncio.to_thread(self.blocks.listed, account))
         for line in await asyncio.to_thread(self.chat.recent, None, {"lobby"}):

@@ -188,6 +188,7 @@ class Presence:
 
     async def _pulse(self) -> None:
         while True:
+            self._stirred.clear()  # before: whoever comes while it runs stirs the next
             try:
                 everyone = await self._everyone(self.mine())
             except redis.RedisError as error:
@@ -198,7 +199,6 @@ class Presence:
                 if everyone != self.everyone:
                     self.everyone = everyone
                     self.on_change()
-            self._stirred.clear()
             await asyncio.sleep(SOON)
             with suppress(TimeoutError):
                 await asyncio.wait_for(self._stirred.wait(), PULSE - SOON)
