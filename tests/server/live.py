@@ -324,6 +324,22 @@ def play_all(clients: list[Client], seed: int, timeout: float = 90,
                        for i, client in enumerate(clients)])
 
 
+def played(server: Server, first: httpx.Client, second: httpx.Client,
+           said: str | None = None) -> tuple[str, list[Client]]:
+    """A single-round draw game the two accounts played to its end (``first`` saying
+    ``said`` before the first move): its table, and their seats' sockets, still open."""
+    made = server.create("draw", [{"kind": "human", "me": True}, {"kind": "human"}],
+                         client=first, options={"target": None})
+    table = made["table"]["id"]
+    joined = server.join(table, None, client=second)
+    seats = [server.socket(table, made["token"]), server.socket(table, joined["token"])]
+    if said is not None:
+        seats[0].send({"v": 1, "type": "chat", "text": said})
+        seats[0].until(lambda m: m["type"] == "chat")
+    play_all(seats, seed=3)
+    return table, seats
+
+
 def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 

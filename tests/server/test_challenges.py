@@ -9,7 +9,7 @@ import random
 
 import httpx
 
-from tests.server.live import Client, Message, Server
+from tests.server.live import Client, Message, Server, played
 
 
 def _name(prefix: str) -> str:
@@ -50,8 +50,51 @@ def test_a_challenge_is_heard_at_once_and_accepted_at_another_process(
         assert state["table"]["status"] == "playing"
         seat.close()
     assert bob.post(f"/api/challenges/{heard['id']}/accept").status_code == 409
+    _listed_at_the_other_process(first, second, ann_name, bob_name, heard["id"])
     ann_hears.close()
     bob_hears.close()
+
+
+def _listed_at_the_other_process(first: Server, second: Server, ann_name: str,
+                                 bob_name: str, challenge: str) -> None:
+    """Each notice is a line of its player's notifications, read at any process: Bob's
+    challenge (at the first, where he was not), Ann's challenge accepted (at the second);
+    lines read are no longer counted unread."""
+    bobs = first.account(bob_name).get("/api/notifications").json()
+    assert bobs["unread"] == 1
+    line = bobs["items"][0]
+    assert (line["kind"], line["by"], line["challenge"]) == ("challenge", ann_name, challenge)
+    assert line["table_spec"]["variant"] == "draw" and not line["read"]
+    ann = second.account(ann_name)
+    anns = ann.get("/api/notifications").json()
+    assert [(n["kind"], n["by"]) for n in anns["items"]] == [("accepted", bob_name)]
+    assert anns["items"][0]["table"] is not None
+    read = ann.post("/api/notifications/read", json={"upto": anns["items"][0]["id"]})
+    assert read.status_code == 204, read.text
+    assert first.account(ann_name).get("/api/notifications").json()["unread"] == 0
+    assert ann.post("/api/notifications/read", json={"upto": "all"}).status_code == 422
+    assert httpx.get(f"{first.url}/api/notifications").status_code == 401
+
+
+def test_a_rematch_offer_is_told_and_listed(server: Server) -> None:
+    """A rematch offered at a finished table is told to the other player on their notice
+    socket (wherever they are) and kept in their list, once however often it is sent."""
+    ann_name, bob_name = _name("Chr"), _name("Chs")
+    ann, bob = server.account(ann_name), server.account(bob_name)
+    bob_hears = _notices(server, bob)
+    table, seats = played(server, ann, bob)
+    for _ in range(2):
+        seats[0].send({"v": 1, "type": "rematch"})
+        seats[0].until(lambda m: m["type"] == "state" and m["table"]["rematch"] == [0])
+    told = _notice(bob_hears, "rematch")["notification"]
+    assert (told["by"], told["table"]) == (ann_name, table)
+    assert told["table_spec"] == {"variant": "draw", "options": {"target": None},
+                                  "rated": False}
+    listed = bob.get("/api/notifications").json()
+    assert [n["kind"] for n in listed["items"]] == ["rematch"] and listed["unread"] == 1
+    assert ann.get("/api/notifications").json()["items"] == []
+    for socket in [*seats, bob_hears]:
+        socket.close()
 
 
 def test_declined_cancelled_blocked_and_a_links_first_taker(server: Server) -> None:

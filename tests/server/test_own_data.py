@@ -15,21 +15,14 @@ import httpx
 import jsonschema
 
 from bones.server.protocol import AccountExport
-from tests.server.live import Server, play_all
+from tests.server.live import Server, played
 
 SCHEMA = Path(__file__).resolve().parents[2] / "docs" / "export.schema.json"
 
 
 def _played(server: Server, ann: httpx.Client, bob: httpx.Client) -> str:
     """A finished single-round draw game between Ann and Bob, with a line said: its table."""
-    made = server.create("draw", [{"kind": "human", "me": True}, {"kind": "human"}],
-                         client=ann, options={"target": None})
-    table = made["table"]["id"]
-    joined = server.join(table, None, client=bob)
-    seats = [server.socket(table, made["token"]), server.socket(table, joined["token"])]
-    seats[0].send({"v": 1, "type": "chat", "text": "good luck, Bob"})
-    seats[0].until(lambda m: m["type"] == "chat")
-    play_all(seats, seed=3)
+    table, seats = played(server, ann, bob, said="good luck, Bob")
     for socket in seats:
         socket.close()
     return table

@@ -43,6 +43,7 @@ from bones.server.meeting.seeking import Seeker
 from bones.server.people.accounts import Accounts, Coded, forget_guests
 from bones.server.people.hashing import Crowded
 from bones.server.people.moderation import Moderation
+from bones.server.people.notifications import Notifications
 from bones.server.store.records import Store
 from bones.server.tables.hub import Hub, Limited, Settings, Unavailable
 from bones.server.thinking.jobs import Analyses, Busy
@@ -68,7 +69,8 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
                   hub.settings.redis)
     hub.on_listing = lobby.changed
     seeker = Seeker(hub, ratings, hub.settings.redis)
-    notices = Notices(hub.allowance, hub.settings.redis)
+    notices = Notices(hub.allowance, Notifications(hub.store.engine), hub.settings.redis)
+    hub.offered = notices.rematch
     accounts = Accounts(hub.store.engine, words=hub.words)
     moderation = Moderation(hub.store.engine)
 

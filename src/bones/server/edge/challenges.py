@@ -2,6 +2,7 @@
 table of your rules, clock and rating; the challenged sees it at once on their notice
 socket (``/ws/me``, at whichever process it is) and accepts, which seats both at a new
 table, or declines; the challenger may cancel. Blocks refuse challenges either way.
+Each notice is kept in the player's notifications list, read here too.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ from bones.server.protocol import (
     CreateTable,
     HumanSeat,
     Joined,
-    NoticeMessage,
+    NoticeKind,
+    NotificationList,
+    ReadUpTo,
 )
 from bones.server.tables import showing
 from bones.server.tables.hub import Hub
@@ -68,10 +71,9 @@ def challenges_router(hub: Hub, notices: Notices, accounts: Accounts) -> APIRout
     async def call(job: Callable[..., T], *args: Any) -> T:
         return await stored(job, *args, conflict=409)
 
-    async def tell(account: int | None, kind: str, found: Challenge) -> None:
+    async def tell(account: int | None, kind: NoticeKind, found: Challenge, by: int) -> None:
         if account is not None:
-            await notices.tell(account, NoticeMessage(
-                kind=kind, challenge=_info(found, account)))  # type: ignore[arg-type]
+            await notices.tell(account, kind, by, _info(found, account))
 
     @router.post("/api/challenges", status_code=201, responses={**BAD_BODY, **ANSWERS})
     async def challenge(body: Challenging, account: Needed) -> ChallengeInfo:
@@ -85,7 +87,7 @@ def challenges_router(hub: Hub, notices: Notices, accounts: Accounts) -> APIRout
                           body.table.model_dump(mode="json", exclude_none=True))
         found = await call(challenges.get, made)
         if body.name is not None:
-            await tell(await call(_id_of, accounts, body.name), "challenge", found)
+            await tell(found.to_id, "challenge", found, account.id)
         return _info(found, account.id)
 
     @router.get("/api/challenges", responses={401: {"description": "Not signed in"}})
@@ -120,22 +122,32 @@ def challenges_router(hub: Hub, notices: Notices, accounts: Accounts) -> APIRout
         info, link = showing.info(table), showing.invite_link(table)
         seat = Joined(table=info, seat=theirs, token=tokens[theirs], invite=link)
         await call(challenges.seated, challenge_id, table.id, seat.model_dump(mode="json"))
-        await tell(found.by_id, "accepted", await call(challenges.get, challenge_id))
+        await tell(found.by_id, "accepted", await call(challenges.get, challenge_id), account.id)
         return Joined(table=info, seat=mine, token=tokens[mine], invite=link)
 
     @router.post("/api/challenges/{challenge_id}/decline", status_code=204, responses=ANSWERS)
     async def decline(challenge_id: str, account: Needed) -> None:
         """Decline a challenge to you; the challenger is told."""
         found = await call(challenges.end, challenge_id, account.id, "declined")
-        await tell(found.by_id, "declined", await call(challenges.get, challenge_id))
+        await tell(found.by_id, "declined", await call(challenges.get, challenge_id), account.id)
 
     @router.delete("/api/challenges/{challenge_id}", status_code=204, responses=ANSWERS)
     async def cancel(challenge_id: str, account: Needed) -> None:
         """Take your challenge back; the one challenged is told."""
         await call(challenges.end, challenge_id, account.id, "cancelled")
         found = await call(challenges.get, challenge_id)
-        if found.to is not None:
-            await tell(await call(_id_of, accounts, found.to), "cancelled", found)
+        await tell(found.to_id, "cancelled", found, account.id)
+
+    @router.get("/api/notifications", responses={401: ANSWERS[401]})
+    async def notifications(account: Needed) -> NotificationList:
+        """My notifications, newest first, and how many I have not seen."""
+        return await call(notices.notifications.listed, account.id)
+
+    @router.post("/api/notifications/read", status_code=204,
+                 responses={**BAD_BODY, 401: ANSWERS[401]})
+    async def seen(body: ReadUpTo, account: Needed) -> None:
+        """I have seen my notifications up to ``upto``."""
+        await call(notices.notifications.read, account.id, body.upto)
 
     return router
 
@@ -146,6 +158,3 @@ def _by(accounts: Accounts, name: str) -> Account:
         raise Unknown(f"no account {name!r}")
     return found
 
-
-def _id_of(accounts: Accounts, name: str) -> int:
-    return _by(accounts, name).id

@@ -1,8 +1,10 @@
 """A player's notices: what is for them alone, pushed on their own socket (``/ws/me``,
-which the app keeps open on every page): a challenge to them, and the answer to theirs.
-With other processes (``--redis``) a notice is said on a channel every process hears,
-and each tells the sockets of that account it holds, so it reaches the player wherever
-their page is connected.
+which the app keeps open on every page): a challenge to them, and the answer to theirs;
+a rematch offered at a table they played. Each is also kept in their notifications list
+(:mod:`bones.server.people.notifications`), for a page opened later. With other
+processes (``--redis``) a notice is said on a channel every process hears, and each
+tells the sockets of that account it holds, so it reaches the player wherever their page
+is connected.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from contextlib import suppress
 from typing import Any
 
 import redis
+from sqlalchemy.exc import SQLAlchemyError
 
+from bones.server.people.notifications import Notifications
 from bones.server.people.players import Player
-from bones.server.protocol import NoticeMessage
+from bones.server.protocol import ChallengeInfo, NoticeKind, NoticeMessage, Notification
 from bones.server.sites.cluster import connect, heard
 from bones.server.sockets.allowance import Allowance, pings_until_closed
 from bones.server.sockets.sending import Socket, deliver
@@ -31,8 +35,10 @@ NOTICE = "bones:notice"
 class Notices:
     """The notice sockets of this process, by account."""
 
-    def __init__(self, allowance: Allowance, redis_url: str | None = None) -> None:
+    def __init__(self, allowance: Allowance, notifications: Notifications,
+                 redis_url: str | None = None) -> None:
         self.allowance = allowance
+        self.notifications = notifications
         self.redis = None if redis_url is None else connect(redis_url)
         self.sockets: dict[int, set[Socket]] = {}
         self._task: asyncio.Task[None] | None = None
@@ -65,13 +71,33 @@ class Notices:
                 if not held:
                     self.sockets.pop(viewer.account, None)
 
-    async def tell(self, account: int, notice: NoticeMessage) -> None:
-        """Push ``notice`` to the account's notice sockets, at every process."""
+    async def tell(self, account: int, kind: NoticeKind, by: int | None = None,
+                   challenge: ChallengeInfo | None = None, table: str | None = None,
+                   spec: dict[str, Any] | None = None) -> None:
+        """Keep a line in the account's notifications and push it to their notice
+        sockets, at every process: ``kind`` done by the account ``by``, about
+        ``challenge`` or the table ``table`` of rules ``spec``. A line the store cannot
+        keep is still pushed."""
+        if challenge is not None:
+            table, spec = table or challenge.table, spec or challenge.table_spec
+        line: Notification | None = None
+        try:
+            line = await asyncio.to_thread(
+                self.notifications.add, account, kind, by,
+                challenge=None if challenge is None else challenge.id, table=table, spec=spec)
+        except SQLAlchemyError as error:
+            log.warning("a notification could not be kept: %s", error)
+        notice = NoticeMessage(kind=kind, challenge=challenge, notification=line)
         text = notice.model_dump_json()
         if self.redis is None:
             await self._deliver(account, text)
         else:
             await self.redis.publish(heard(self.redis, NOTICE), json.dumps([account, text]))
+
+    async def rematch(self, account: int, by: int | None, table: str,
+                      spec: dict[str, Any]) -> None:
+        """Tell ``account`` that ``by`` offers a rematch at ``table`` (rules ``spec``)."""
+        await self.tell(account, "rematch", by, table=table, spec=spec)
 
     async def _deliver(self, account: int, text: str) -> None:
         for ws in list(self.sockets.get(account, ())):

@@ -45,7 +45,8 @@ class Challenge:
     by: str
     by_id: int
     to: str | None
-    """The player challenged; none for a link's."""
+    """The player challenged; none for a link's (until it is taken)."""
+    to_id: int | None
     spec: dict[str, Any]
     state: str
     expires: datetime
@@ -115,17 +116,13 @@ class Challenges:
         """``declined`` by the player challenged, or ``cancelled`` by the challenger
         (``open`` again, when seating it failed)."""
         found = self.get(challenge)
-        if account != (found.by_id if state == "cancelled" else self._to_id(challenge)):
+        if account != (found.by_id if state == "cancelled" else found.to_id):
             raise PermissionError("this challenge is not yours to answer")
         with Session(self.engine) as session, session.begin():
             session.execute(update(ChallengeRow).where(
                 ChallengeRow.id == challenge, ChallengeRow.state.in_(("open", "taken")))
                 .values(state=state))
         return found
-
-    def _to_id(self, challenge: str) -> int | None:
-        with Session(self.engine) as session:
-            return session.get_one(ChallengeRow, challenge).to_id
 
     def _read(self, *where: Any) -> list[Challenge]:
         by, to = aliased(AccountRow), aliased(AccountRow)
@@ -134,6 +131,6 @@ class Challenges:
                  .outerjoin(to, to.id == ChallengeRow.to_id)
                  .where(*where).order_by(ChallengeRow.created.desc()).limit(50))
         with Session(self.engine) as session:
-            return [Challenge(row.id, by_name, row.from_id, to_name, row.spec, row.state,
-                              row.expires, row.table_id, row.seat)
+            return [Challenge(row.id, by_name, row.from_id, to_name, row.to_id, row.spec,
+                              row.state, row.expires, row.table_id, row.seat)
                     for row, by_name, to_name in session.execute(query)]

@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 
 from bones.server.names import name_key
 from bones.server.people.moderation import Moderation
+from bones.server.people.notifications import Notifications
 from bones.server.people.relations import Blocks, Follows
 from bones.server.protocol import AccountExport
 from bones.server.protocol.account import (
@@ -47,6 +48,7 @@ from bones.server.store.schema import (
     ChatRow,
     FollowRow,
     GameRow,
+    NotificationRow,
     PlayRow,
     RatedRow,
     RatingRow,
@@ -120,7 +122,8 @@ class Own:
                              "table_id": c.table_id}
                             for c in session.scalars(select(ChallengeRow).where(
                                 (ChallengeRow.from_id == account)
-                                | (ChallengeRow.to_id == account)))])
+                                | (ChallengeRow.to_id == account)))],
+                notifications=Notifications(self.engine).listed(account).items)
 
     def close(self, account: int) -> str:
         """Close the account for good (see the module): answers the name it has now.
@@ -136,7 +139,7 @@ class Own:
             row = session.get_one(AccountRow, account)
             row.name, row.name_key, row.skeleton = new, name_key(new), None
             row.password, row.roles, row.bot = None, "", False
-            for table in (SessionRow, ResetRow, TokenRow, RatingRow):
+            for table in (SessionRow, ResetRow, TokenRow, RatingRow, NotificationRow):
                 session.execute(delete(table).where(table.account_id == account))
             session.execute(delete(BlockRow).where(or_(BlockRow.blocker_id == account,
                                                        BlockRow.blocked_id == account)))

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from bones.server.protocol.community import ReportInfo, SanctionInfo
+from bones.server.protocol.community import Notification, ReportInfo, SanctionInfo
 
 __all__ = ["AccountExport", "Closing", "ExportedAccount", "ExportedGame", "ExportedLine",
            "ExportedRating", "ExportedSession", "ExportedToken"]
@@ -88,6 +88,8 @@ class AccountExport(BaseModel):
     """... and those it follows."""
     challenges: list[dict[str, Any]]
     """The challenges it made or was sent."""
+    notifications: list[Notification] = []
+    """Its notifications list (the newest 50)."""
 
 
 class Closing(BaseModel):

@@ -20,9 +20,25 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from bones.server.protocol.rest import CreateTable, Joined
 from bones.server.protocol.text import Message, Name, clean_text
 
-__all__ = ["ActionInfo", "Blocking", "ChallengeInfo", "Challenging", "DossierInfo", "Friend",
-           "Lifting", "NoticeMessage", "Reason", "ReportInfo", "Reporting", "SanctionInfo",
-           "Sanctioning"]
+__all__ = [
+    "ActionInfo",
+    "Blocking",
+    "ChallengeInfo",
+    "Challenging",
+    "DossierInfo",
+    "Friend",
+    "Lifting",
+    "NoticeKind",
+    "NoticeMessage",
+    "Notification",
+    "NotificationList",
+    "ReadUpTo",
+    "Reason",
+    "ReportInfo",
+    "Reporting",
+    "SanctionInfo",
+    "Sanctioning",
+]
 
 Said = Annotated[str, Field(min_length=1, max_length=200),
                  AfterValidator(lambda text: clean_text(text, angles=True))]
@@ -71,13 +87,51 @@ class ChallengeInfo(BaseModel):
     seat: Joined | None = None
 
 
+NoticeKind = Literal["challenge", "accepted", "declined", "cancelled", "rematch", "tournament"]
+"""What a notice tells: a challenge to you; your challenge ``accepted``, ``declined``
+or ``cancelled`` (to you, by the challenger); a ``rematch`` offered at a table you
+played; a ``tournament`` you joined starting."""
+
+
+class Notification(BaseModel):
+    """One line of a player's notifications list, newest first: what happened, who did
+    it (``by``; a closed account's is ``deleted-N``), and where it leads: a challenge's
+    page (``challenge``, its id) or a table (``table``), with the table's rules
+    (``table_spec``: its game, target and rating)."""
+
+    id: int
+    kind: NoticeKind
+    created: str
+    read: bool = False
+    by: str | None = None
+    challenge: str | None = None
+    table: str | None = None
+    table_spec: dict[str, Any] | None = None
+
+
+class NotificationList(BaseModel):
+    """``GET /api/notifications``: how many are unread, and the newest."""
+
+    unread: int
+    items: list[Notification]
+
+
+class ReadUpTo(BaseModel):
+    """``POST /api/notifications/read``: every line up to ``upto`` (an id) was seen."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    upto: int = Field(ge=1)
+
+
 class NoticeMessage(Message):
     """Sent on ``/ws/me``: a challenge to you (``challenge``), or your challenge
-    ``accepted`` (with your seat), ``declined`` or ``cancelled``."""
+    ``accepted`` (with your seat), ``declined`` or ``cancelled``; a rematch offered at
+    your table; each also kept in your notifications list (``notification``)."""
 
     type: Literal["notice"] = "notice"
-    kind: Literal["challenge", "accepted", "declined", "cancelled"]
-    challenge: ChallengeInfo
+    kind: NoticeKind
+    challenge: ChallengeInfo | None = None
+    notification: Notification | None = None
 
 
 class Friend(BaseModel):

@@ -339,6 +339,24 @@ class ChallengeRow(Base):
     """The challenger's seat at the table made (its token: theirs alone to read)."""
 
 
+class NotificationRow(Base):
+    """One line of a player's notifications list (a challenge and its answer, a
+    rematch offered, a tournament starting): who did it, where it leads, read or not."""
+
+    __tablename__ = "notifications"
+    __table_args__ = (Index("notifications_of", "account_id", "id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    kind: Mapped[str] = mapped_column(String(12))
+    created: Mapped[datetime] = mapped_column(default=now)
+    read: Mapped[bool] = mapped_column(Boolean, default=False)
+    by_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), default=None)
+    challenge_id: Mapped[str | None] = mapped_column(String(24), default=None)
+    table_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    spec: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    """The table's rules, as far as the line describes them (game, target, rated)."""
+
+
 class ResetRow(Base):
     """A one-time link to set a new password, which the operator gave a player who lost
     theirs (``bones admin reset-password``): the store keeps its token's hash."""

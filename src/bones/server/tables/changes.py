@@ -43,6 +43,7 @@ class Changes(Part):
         made and each human's sockets are sent their seat there."""
         async with live.lock:
             table = live.table
+            again = seat in table.rematch
             try:
                 everyone = table.offer_rematch(seat)
             except TableError as error:
@@ -54,6 +55,8 @@ class Changes(Part):
                 return
             if not everyone:
                 await self.broadcast(live, [])
+                if not again:
+                    await self._offered(table, seat)
                 return
             # A private table's next match keeps its secret: whoever was given the link
             # to watch the first watches the next.
@@ -74,6 +77,18 @@ class Changes(Part):
                 for other in [c for c in live.conns if c.seat == number]:
                     await other.tell(told)
             await self.broadcast(live, [])
+
+    async def _offered(self, table: Table, seat: int) -> None:
+        """Tell the other players of ``table`` who have not offered yet that ``seat``
+        offers a rematch (in their notifications, wherever they are)."""
+        if self.hub.offered is None:
+            return
+        spec = {"variant": table.rules.variant, "options": {"target": table.rules.target},
+                "rated": table.rated}
+        for number, other in enumerate(table.seats):
+            if number not in table.rematch and other.account_id is not None:
+                await self.hub.offered(other.account_id, table.seats[seat].account_id,
+                                       table.id, spec)
 
     async def act(self, live: Live,
                    change: Callable[[], tuple[list[Entry], list[Action]]],

@@ -26,7 +26,7 @@ import contextlib
 import logging
 import secrets
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
@@ -69,6 +69,10 @@ log = logging.getLogger("bones.server")
 Playing = tuple[str, str | None, str, int]
 """A player connected at a table whose match is on: their name, the table's id if it
 is public (else None), its game and its number of players."""
+
+Offered = Callable[[int, int | None, str, dict[str, Any]], Awaitable[None]]
+"""Told to ``account`` that the account ``by`` offers a rematch at ``table`` of these
+rules (its game, target and rating)."""
 
 T = TypeVar("T")
 
@@ -134,6 +138,9 @@ class Hub:
             self.cluster = Cluster(settings.redis)
             self.cluster.on_open = self.holding.remote
             self.cluster.on_call = self.holding.called
+        self.offered: Offered | None = None
+        """Tells a player of a rematch offered at a table they played (the app's notices
+        set it)."""
         self._keeper: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._loading: dict[str, asyncio.Future[Live | None]] = {}
