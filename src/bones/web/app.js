@@ -10,6 +10,7 @@ import { api, seats } from "./net.js";
 import { RULES } from "./rules.js";
 import { LobbyScreen } from "./lobby.js";
 import { moderationScreen } from "./moderation.js";
+import { inboxDialog, showCount } from "./notifications.js";
 import { PlayScreen } from "./play.js";
 import { leaderboardScreen } from "./ratings.js";
 import { ReplayScreen } from "./replay.js";
@@ -124,6 +125,7 @@ const SPEAKER = "M4 9h4l5-4v14l-5-4H4z M16 9a4 4 0 0 1 0 6 M18.5 6.5a7.5 7.5 0 0
 const SPEAKER_OFF = "M4 9h4l5-4v14l-5-4H4z M16 9l5 6 M21 9l-5 6";
 const BELL = "M6 17V11a6 6 0 0 1 12 0v6l2 2H4z M10 21h4";
 const MENU = "M4 7h16 M4 12h16 M4 17h16";
+const INBOX = "M4 13h4l2 3h4l2-3h4 M4 13l2.5-8h11l2.5 8v6H4z";
 
 function icon(path) {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
@@ -162,6 +164,10 @@ function header() {
     me() ? navLink(`/stats/${encodeURIComponent(me().name)}`, "my-games", t("myGames")) : null,
     me() ? navLink("/account", "account-link", me().guest ? t("signUp") : me().name) : null,
     me()?.roles?.includes("moderator") ? navLink("/mod", "mod-link", t("mod.title")) : null,
+    me() ? h("button", { type: "button", id: "inbox-button", class: "icon inbox", "aria-label": t("inbox"),
+                         title: t("inbox"), onclick: () => inboxDialog(go) },
+      icon(INBOX), h("span", { class: "inbox-count", hidden: true }), h("span", { class: "menu-word" }, t("inbox")))
+      : null,
     h("button", { type: "button", id: "rules-button", onclick: rulesDialog }, t("rules")),
     h("button", { type: "button", id: "mute", class: "icon", "aria-pressed": String(!sounds.muted()),
                   "aria-label": t("sound"), title: t("sound"),
@@ -183,6 +189,7 @@ function header() {
                   "aria-controls": "menu", "aria-label": t("menu"), title: t("menu"),
                   onclick: () => toggle(!top.classList.contains("open")) }, icon(MENU)),
     menu);
+  showCount();
 }
 
 document.addEventListener("keydown", (e) => {

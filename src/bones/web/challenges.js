@@ -1,13 +1,16 @@
 // Challenges in the browser: challenge a player from their page (or make a link for
-// anyone); a challenge to you shows at once on every page (and as a browser
-// notification while the tab is hidden) to accept or decline; your challenge accepted
-// takes you to the table; a challenge's link opens its own page.
+// anyone, from the lobby); a challenge to you shows at once on every page (and as a
+// browser notification while the tab is hidden) to accept or decline; your challenge
+// accepted takes you to the table; a challenge's link opens its own page. A rematch
+// offered at a table you played shows on every other page. Each notice is also a line of
+// the notifications list (notifications.js).
 
 import { me } from "./account.js";
-import { fill, h, modal, radioPill } from "./dom.js";
-import { refusal, t } from "./i18n.js";
+import { fill, h, linkField, modal, radioPill } from "./dom.js";
+import { gameWords, playerName, refusal, t } from "./i18n.js";
 import { notifyAway } from "./feel.js";
 import { api, Connection, seats } from "./net.js";
+import { arrived, refreshInbox } from "./notifications.js";
 
 const GAMES = ["draw", "block", "allfives"];
 const TARGETS = [50, 100, 150, null];
@@ -20,13 +23,6 @@ function tableOf(form) {
            seats: [{ kind: "human", me: true }, { kind: "human" }] };
 }
 
-function describe(c) {
-  const spec = c.table_spec;
-  const target = spec.options?.target;
-  return [t(`variant.${spec.variant}`), target ? t("points", { n: target }) : t("singleRound"),
-    spec.rated ? t("rated") : null].filter(Boolean).join(" · ");
-}
-
 // Sit at the table a challenge made, with the seat it gave.
 function sit(seat, go) {
   seats.set(seat.table.id, seat.seat, seat.token, seat.invite);
@@ -37,7 +33,7 @@ function sit(seat, go) {
 export function challengeDialog(name, go) {
   let dialog = null;
   const form = h("form", { class: "panel" },
-    h("h2", {}, t("challenge.title", { name })),
+    h("h2", {}, name ? t("challenge.title", { name }) : t("challenge.linkTitle")),
     h("fieldset", { class: "choices" }, h("legend", {}, t("game")),
       GAMES.map((v, i) => radioPill("variant", v, t(`variant.${v}`), i === 0))),
     h("fieldset", { class: "choices" }, h("legend", {}, t("target")),
@@ -46,7 +42,8 @@ export function challengeDialog(name, go) {
       : h("input", { type: "hidden", name: "rated" }),
     h("p", { class: "form-error", role: "alert" }),
     h("div", { class: "dialog-buttons" },
-      h("button", { type: "submit", class: "primary", id: "send-challenge" }, t("challenge.send")),
+      h("button", { type: "submit", class: "primary", id: "send-challenge" },
+        name ? t("challenge.send") : t("challenge.makeLink")),
       h("button", { type: "button", onclick: () => dialog.close() }, t("cancel"))));
   dialog = modal("challenge-dialog", form, async () => {
     waitingFor(await api("/api/challenges", { name, table: tableOf(form) }), form, dialog, go);
@@ -56,8 +53,10 @@ export function challengeDialog(name, go) {
 // Sent: wait for the answer (the notice takes the challenger to the table), or take it back.
 function waitingFor(made, form, dialog, go) {
   pending = made.id;
-  fill(form, h("p", { id: "challenge-sent" }, t("challenge.sent", { name: made.to })),
-    h("p", {}, describe(made)),
+  fill(form, made.to ? h("p", { id: "challenge-sent" }, t("challenge.sent", { name: made.to }))
+    : [h("p", { id: "challenge-sent" }, t("challenge.linkMade")),
+      linkField(`${location.origin}${made.link}`, "challenge-link", t("challenge.link"))],
+    h("p", {}, gameWords(made.table_spec)),
     h("div", { class: "dialog-buttons" }, h("button", { type: "button", onclick: async () => {
       await api(`/api/challenges/${made.id}`, undefined, "DELETE").catch(() => null);
       dialog.close();
@@ -77,6 +76,7 @@ export function listen(go) {
   notices?.close();
   goTo = go;
   notices = new Connection("me", null, { onNotice: (notice) => told(notice) });
+  refreshInbox();
   // one made while this page was away: the newest still open to me
   api("/api/challenges").then((open) => {
     const mine = open.find((c) => c.to === me()?.name);
@@ -84,15 +84,20 @@ export function listen(go) {
   }).catch(() => null);
 }
 
-function told({ kind, challenge }) {
+function told({ kind, challenge, notification }) {
   const bar = document.querySelector("#notice");
+  arrived(notification);
+  if (kind === "rematch") {
+    offered(bar, notification);
+    return;
+  }
   if (kind === "accepted" && challenge.seat) {
     closeSent();
     sit(challenge.seat, goTo);
     return;
   }
   if (kind === "challenge") {
-    const words = `${t("challenge.from", { name: challenge.by })}: ${describe(challenge)}`;
+    const words = `${t("challenge.from", { name: challenge.by })}: ${gameWords(challenge.table_spec)}`;
     notifyAway(words, `challenge-${challenge.id}`);
     fill(bar, h("span", { class: "said" }, words), " ",
       h("button", { type: "button", class: "primary", id: "accept-challenge", onclick: () => accept(challenge.id) },
@@ -105,6 +110,20 @@ function told({ kind, challenge }) {
   }
   if (challenge.id === pending) closeSent();
   fill(bar, h("span", {}, t(`challenge.${kind}`, { name: kind === "declined" ? challenge.to : challenge.by })), " ",
+    h("button", { type: "button", onclick: () => fill(bar) }, t("close")));
+}
+
+// A rematch offered at a table this player played, shown unless they are at it (where
+// the table itself shows the offer).
+function offered(bar, line) {
+  if (!line || location.pathname === `/t/${line.table}`) return;
+  const words = `${t("rematch.offeredBy", { name: playerName(line.by) })}: ${gameWords(line.table_spec)}`;
+  notifyAway(words, `rematch-${line.table}`);
+  fill(bar, h("span", { class: "said" }, words), " ",
+    h("button", { type: "button", class: "primary", id: "open-rematch", onclick: () => {
+      fill(bar);
+      goTo(`/t/${line.table}`);
+    } }, t("inbox.open")),
     h("button", { type: "button", onclick: () => fill(bar) }, t("close")));
 }
 
@@ -132,7 +151,7 @@ export async function challengeScreen(root, id, go) {
   const open = c.state === "open" && c.by !== me()?.name;
   root.replaceChildren(h("section", { class: "account", id: "challenge" },
     h("h1", {}, c.to ? t("challenge.from", { name: c.by }) : t("challenge.open", { name: c.by })),
-    h("p", {}, describe(c)),
+    h("p", {}, gameWords(c.table_spec)),
     h("p", { class: "form-error", role: "alert" }, open ? "" : t("challenge.gone")),
     open ? h("button", { type: "button", class: "primary", id: "accept-link", onclick: async () => {
       try {

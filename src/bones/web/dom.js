@@ -1,5 +1,7 @@
 // h("button", {class: "x", onclick: f}, "text", child): a small element builder.
 
+import { t } from "./i18n.js";
+
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -17,6 +19,17 @@ export function fill(node, ...children) {
   node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false)
     .map((c) => (c instanceof Node ? c : String(c))));
   return node;
+}
+
+// A link to hand on: shown in a field to select (`id`, named `label` for screen readers)
+// and a Copy button, which calls `copied()` once it is on the clipboard.
+export function linkField(link, id, label, copied = () => {}) {
+  return h("div", { class: "invite" },
+    h("input", { readonly: true, value: link, id, "aria-label": label }),
+    h("button", { type: "button", onclick: async () => {
+      try { await navigator.clipboard.writeText(link); } catch { return; /* no clipboard: the link is shown */ }
+      copied();
+    } }, t("copyLink")));
 }
 
 // A radio button drawn as a pill: one of a row of choices named `name`.

@@ -289,6 +289,17 @@ const STRINGS = {
     "challenge.declined": "{name} declined your challenge",
     "challenge.cancelled": "{name} took the challenge back",
     "challenge.gone": "This challenge was answered, taken back or has expired",
+    "challenge.acceptedBy": "{name} accepted your challenge",
+    "challenge.link": "Challenge link",
+    "challenge.linkTitle": "A challenge anyone with the link can accept",
+    "challenge.makeLink": "Make the link",
+    "challenge.linkMade": "Send this link: the first who opens it and accepts plays you. You will be taken to the table.",
+    "inbox": "Notifications",
+    "inbox.none": "Nothing yet: challenges and rematch offers show here.",
+    "inbox.open": "Open",
+    "inbox.unread": "{n} new",
+    "rematch.offeredBy": "{name} offers a rematch",
+    "tournament.starting": "A tournament you joined is starting",
     "follow.follow": "Follow",
     "follow.unfollow": "Unfollow",
     "follow.title": "Players I follow",
@@ -702,6 +713,17 @@ const STRINGS = {
     "challenge.declined": "{name} hat deine Herausforderung abgelehnt",
     "challenge.cancelled": "{name} hat die Herausforderung zurückgenommen",
     "challenge.gone": "Diese Herausforderung wurde beantwortet, zurückgenommen oder ist abgelaufen",
+    "challenge.acceptedBy": "{name} hat deine Herausforderung angenommen",
+    "challenge.link": "Herausforderungslink",
+    "challenge.linkTitle": "Eine Herausforderung, die jeder mit dem Link annehmen kann",
+    "challenge.makeLink": "Link erstellen",
+    "challenge.linkMade": "Schick diesen Link: Wer ihn zuerst öffnet und annimmt, spielt gegen dich. Du wirst an den Tisch gebracht.",
+    "inbox": "Benachrichtigungen",
+    "inbox.none": "Noch nichts: Herausforderungen und Revanche-Angebote erscheinen hier.",
+    "inbox.open": "Öffnen",
+    "inbox.unread": "{n} neu",
+    "rematch.offeredBy": "{name} bietet eine Revanche an",
+    "tournament.starting": "Ein Turnier, für das du dich angemeldet hast, beginnt",
     "follow.follow": "Folgen",
     "follow.unfollow": "Nicht mehr folgen",
     "follow.title": "Spieler, denen ich folge",
@@ -1115,6 +1137,17 @@ const STRINGS = {
     "challenge.declined": "{name} odrzuca twoje wyzwanie",
     "challenge.cancelled": "{name} wycofuje wyzwanie",
     "challenge.gone": "To wyzwanie ma już odpowiedź, zostało wycofane lub wygasło",
+    "challenge.acceptedBy": "{name} przyjmuje twoje wyzwanie",
+    "challenge.link": "Link z wyzwaniem",
+    "challenge.linkTitle": "Wyzwanie, które może przyjąć każdy, kto ma link",
+    "challenge.makeLink": "Utwórz link",
+    "challenge.linkMade": "Wyślij ten link: pierwsza osoba, która go otworzy i przyjmie wyzwanie, zagra z tobą. Przeniesiemy cię do stołu.",
+    "inbox": "Powiadomienia",
+    "inbox.none": "Na razie nic: tu pojawią się wyzwania i propozycje rewanżu.",
+    "inbox.open": "Otwórz",
+    "inbox.unread": { one: "{n} nowe", few: "{n} nowe", many: "{n} nowych", other: "{n} nowego" },
+    "rematch.offeredBy": "{name} proponuje rewanż",
+    "tournament.starting": "Zaczyna się twój turniej",
     "follow.follow": "Obserwuj",
     "follow.unfollow": "Przestań obserwować",
     "follow.title": "Obserwowani gracze",
@@ -1528,6 +1561,17 @@ const STRINGS = {
     "challenge.declined": "{name} отклоняет ваш вызов",
     "challenge.cancelled": "{name} отменяет вызов",
     "challenge.gone": "На этот вызов уже ответили, его отменили или он истёк",
+    "challenge.acceptedBy": "{name} принимает ваш вызов",
+    "challenge.link": "Ссылка-вызов",
+    "challenge.linkTitle": "Вызов, который может принять любой, у кого есть ссылка",
+    "challenge.makeLink": "Создать ссылку",
+    "challenge.linkMade": "Отправьте эту ссылку: кто первым откроет её и примет вызов, сыграет с вами. Вас переведут за стол.",
+    "inbox": "Уведомления",
+    "inbox.none": "Пока ничего: здесь появятся вызовы и предложения реванша.",
+    "inbox.open": "Открыть",
+    "inbox.unread": { one: "{n} новое", few: "{n} новых", many: "{n} новых", other: "{n} новых" },
+    "rematch.offeredBy": "{name} предлагает реванш",
+    "tournament.starting": "Начинается турнир, на который вы записались",
     "follow.follow": "Следить",
     "follow.unfollow": "Не следить",
     "follow.title": "Игроки, за которыми я слежу",
@@ -1714,6 +1758,11 @@ export function figure(n, { decimals = null, signed = false } = {}) {
     ...(signed ? { signDisplay: "exceptZero" } : {}) });
 }
 
+// A moment (an ISO date and time) as the player's language writes it.
+export function moment(iso) {
+  return new Date(iso).toLocaleString(current);
+}
+
 // A clock in words: "15 s + 2 min" (seconds a move, then the bank).
 export function clockText(clock, bank) {
   return [clock, bank].map((s) => (s >= 60 ? t("minutesN", { n: s / 60 }) : t("secondsN", { n: s }))).join(" + ");
@@ -1729,6 +1778,14 @@ export function expected(v) {
 export function playerName(name) {
   if (name?.startsWith("bot:")) return t(`level.${name.slice(4)}`);
   return /^deleted-\d+$/.test(name ?? "") ? t("deletedPlayer") : name;
+}
+
+// The table a challenge or a rematch offer asks for, in a few words: its game, target
+// and whether it is rated.
+export function gameWords(spec) {
+  const target = spec?.options?.target;
+  return [t(`variant.${spec.variant}`), target ? t("points", { n: target }) : t("singleRound"),
+    spec.rated ? t("rated") : null].filter(Boolean).join(" · ");
 }
 
 // A move in the player's language: "5-4 links", and a draw or a pass by its word.

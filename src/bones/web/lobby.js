@@ -1,6 +1,7 @@
 // The lobby: public tables to join and games to watch, as the server pushes them.
 
 import { me } from "./account.js";
+import { challengeDialog } from "./challenges.js";
 import { ChatBox } from "./chat.js";
 import { h } from "./dom.js";
 import { clockText, refusal, t } from "./i18n.js";
@@ -107,7 +108,8 @@ export class LobbyScreen {
       h("h1", {}, t("lobby")),
       this.here(message),
       friends,
-      playNowLink(this.go, "play-now-lobby"),
+      playNowLink(this.go, "play-now-lobby", me() ? h("button", { type: "button", id: "make-challenge-link",
+        onclick: () => challengeDialog(null, this.go) }, t("challenge.link")) : null),
       h("p", { class: "form-error", role: "alert" }),
       h("h2", {}, t("openTables")),
       message.open.length ? h("ul", { class: "lobby-list", id: "open-tables" }, message.open.map((table) =>

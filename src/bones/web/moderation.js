@@ -5,10 +5,9 @@
 // audit log. Everything players wrote is shown as text.
 
 import { fill, h, modal } from "./dom.js";
-import { lang, playerName, refusal, t } from "./i18n.js";
+import { moment, playerName, refusal, t } from "./i18n.js";
 import { api } from "./net.js";
 
-const when = (iso) => new Date(iso).toLocaleString(lang());
 const WHYS = ["abuse", "cheating", "leaving", "name", "other"];
 // The lengths a moderator picks from, in minutes ("" is for good).
 const LENGTHS = [[60, "mod.hoursN", 1], [1440, "mod.daysN", 1], [10080, "mod.daysN", 7],
@@ -17,7 +16,7 @@ const LENGTHS = [[60, "mod.hoursN", 1], [1440, "mod.daysN", 1], [10080, "mod.day
 // A sanction as the player and the moderators read it: "No chat until 6.12.2026, 14:00: spam".
 export function sanctionLine(s) {
   const end = s.lifted ? t("mod.lifted") : s.kind === "warn" ? null
-    : s.until ? t("mod.until", { when: when(s.until) }) : t("mod.forGood");
+    : s.until ? t("mod.until", { when: moment(s.until) }) : t("mod.forGood");
   return h("li", { class: `sanction sanction-${s.kind}` },
     h("strong", {}, t(`mod.action.${s.kind}`)), end ? ` (${end})` : null, ": ",
     h("span", { class: "said" }, s.reason));
@@ -31,7 +30,7 @@ export async function mySanctionsAndReports(account) {
       h("ul", { class: "sanctions", id: "my-sanctions" }, account.sanctions.map(sanctionLine))] : null,
     reports.length ? [h("h2", {}, t("mod.myReports")),
       h("ul", { class: "report-list", id: "my-reports" }, reports.map((r) => h("li", {},
-        `${when(r.at)} · ${t(`mod.kind.${r.kind}`)}${r.player ? ` · ${r.player}` : ""} · `,
+        `${moment(r.at)} · ${t(`mod.kind.${r.kind}`)}${r.player ? ` · ${r.player}` : ""} · `,
         r.resolved ? h("span", { class: "said" }, r.resolution) : h("em", {}, t("mod.pending")))))] : null);
 }
 
@@ -135,7 +134,7 @@ function reportItem(r, open, reload) {
     reload();
   });
   return h("li", { class: "report", dataset: { report: r.id } },
-    h("div", {}, h("strong", {}, t(`mod.kind.${r.kind}`)), ` · ${when(r.at)} · `,
+    h("div", {}, h("strong", {}, t(`mod.kind.${r.kind}`)), ` · ${moment(r.at)} · `,
       t("mod.reportedBy", { name: r.reporter }), r.player ? " · " : null,
       r.player ? h("button", { type: "button", class: "link", onclick: () => open(r.player) },
         t("mod.about", { name: r.player })) : null),
@@ -147,7 +146,7 @@ function reportItem(r, open, reload) {
 
 function auditList(actions) {
   return h("ul", { class: "audit-list" }, actions.map((a) => h("li", {},
-    `${when(a.at)} · ${a.by} · ${t(`mod.action.${a.action}`)}${a.player ? ` · ${a.player}` : ""}: `,
+    `${moment(a.at)} · ${a.by} · ${t(`mod.action.${a.action}`)}${a.player ? ` · ${a.player}` : ""}: `,
     h("span", { class: "said" }, a.reason))));
 }
 
@@ -188,7 +187,7 @@ async function showPlayer(section, name, go, reload) {
     form,
     h("button", { type: "button", id: "mod-rename", onclick: () => act("rename", { reason: reason() }) }, t("mod.rename")),
     h("h3", {}, t("mod.chat")),
-    h("ul", { class: "chat-lines" }, d.chat.map((c) => h("li", {}, `${when(c.at)} · `,
+    h("ul", { class: "chat-lines" }, d.chat.map((c) => h("li", {}, `${moment(c.at)} · `,
       h("span", { class: "said" }, c.text), " ",
       c.removed ? h("em", {}, t("mod.deleted")) : h("button", { type: "button", class: "delete-line", onclick: async () => {
         await api(`/api/mod/chat/${c.id}/delete`, { reason: reason() });
@@ -197,10 +196,10 @@ async function showPlayer(section, name, go, reload) {
     h("h3", {}, t("mod.games")),
     h("ul", { class: "game-list" }, d.games.map((g) => h("li", {},
       h("a", { href: `/replay/${g.table}`, onclick: (e) => { e.preventDefault(); go(`/replay/${g.table}`); } },
-        `${when(g.finished)} · ${t(`variant.${g.variant}`)} · ${g.names.filter(Boolean).map(playerName).join(", ")}`)))),
+        `${moment(g.finished)} · ${t(`variant.${g.variant}`)} · ${g.names.filter(Boolean).map(playerName).join(", ")}`)))),
     h("h3", {}, t("mod.reportsAbout")),
     d.reports.length ? h("ul", { class: "report-list" }, d.reports.map((r) => h("li", {},
-      `${when(r.at)} · ${t(`mod.kind.${r.kind}`)} · ${t("mod.reportedBy", { name: r.reporter })}: `,
+      `${moment(r.at)} · ${t(`mod.kind.${r.kind}`)} · ${t("mod.reportedBy", { name: r.reporter })}: `,
       h("span", { class: "said" }, r.text || r.reason)))) : h("p", {}, t("mod.none")),
     h("h3", {}, t("mod.audit")), auditList(d.audit));
 }

@@ -3,7 +3,7 @@
 // friend as their partner, who joins by a link.
 
 import { me } from "./account.js";
-import { h, radioPill } from "./dom.js";
+import { h, linkField, radioPill } from "./dom.js";
 import { refusal, t } from "./i18n.js";
 import { api, Connection, seats } from "./net.js";
 
@@ -91,7 +91,7 @@ export class PlayScreen {
     sessionStorage.setItem(KEPT, ticket);
     this.ticket = ticket;
     this.status = h("p", { id: "seek-status", "aria-live": "polite" }, "…");
-    this.pair = h("div", { class: "invite" });
+    this.pair = h("div", { class: "pair" });
     this.root.replaceChildren(h("section", { class: "seeking", id: "seeking" },
       h("h1", {}, h("span", { class: "spinner", "aria-hidden": "true" }), t("seeking")),
       this.status, this.pair,
@@ -111,10 +111,7 @@ export class PlayScreen {
     this.status.dataset.waiting = m.waiting;
     if (m.code && !this.pair.childElementCount) {
       const link = `${location.origin}/pair/${m.code}`;
-      this.pair.replaceChildren(h("span", {}, t("pairLink")),
-        h("input", { readonly: true, value: link, id: "pair-link", "aria-label": t("pairLink") }),
-        h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link).catch(() => {}) },
-          t("copyLink")));
+      this.pair.replaceChildren(h("span", {}, t("pairLink")), linkField(link, "pair-link", t("pairLink")));
     } else if (!m.code) this.pair.replaceChildren();
   }
 

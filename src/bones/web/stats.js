@@ -2,7 +2,7 @@
 
 import { me } from "./account.js";
 import { chart, h } from "./dom.js";
-import { figure, lang, playerName, t } from "./i18n.js";
+import { figure, moment, playerName, t } from "./i18n.js";
 import { api } from "./net.js";
 import { challengeDialog } from "./challenges.js";
 import { relationButton, reportDialog } from "./moderation.js";
@@ -67,7 +67,7 @@ export async function statsScreen(root, name, go, openUpload) {
     stats.total.games ? [statsTable(stats), winRates(stats)] : h("p", {}, t("noGames")),
     h("h2", {}, t("pastGames")),
     h("ul", { class: "game-list" }, games.map((g) => h("li", {},
-      h("span", {}, `${new Date(g.finished).toLocaleString(lang())} · ${t(`variant.${g.variant}`)} · `),
+      h("span", {}, `${moment(g.finished)} · ${t(`variant.${g.variant}`)} · `),
       h("span", {}, g.names.map(playerName).join(", ")),
       h("b", {}, ` ${g.scores.join(" : ")}`),
       " ",

@@ -3,7 +3,7 @@
 
 import { drawBoard } from "./board.js";
 import { ChatBox } from "./chat.js";
-import { h } from "./dom.js";
+import { h, linkField } from "./dom.js";
 import { verifyRecord } from "./fair.js";
 import { absentBadge, justiceButtons, ratingBadge, ratingChanges, seatClock, standIns, tick } from "./fairplay.js";
 import { slideIn, sounds, tellTurn } from "./feel.js";
@@ -352,12 +352,7 @@ export class TableScreen {
 
   inviteButton() {
     const link = `${location.origin}${seats.get(this.tableId)?.invite || `/t/${this.tableId}`}`;
-    return h("div", { class: "invite" },
-      h("input", { readonly: true, value: link, "aria-label": t("invite"), id: "invite-link" }),
-      h("button", { type: "button", onclick: async () => {
-        try { await navigator.clipboard.writeText(link); } catch { /* no clipboard: the link is shown */ }
-        this.flash(t("copied"));
-      } }, t("copyLink")));
+    return linkField(link, "invite-link", t("invite"), () => this.flash(t("copied")));
   }
 
   scoreBar() {
