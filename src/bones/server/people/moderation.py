@@ -53,7 +53,7 @@ from bones.server.store.schema import (
     now,
 )
 
-__all__ = ["KINDS", "REPORTS", "ROLES", "Moderation", "Unknown"]
+__all__ = ["KINDS", "REPORTS", "ROLES", "Moderation", "Unknown", "named_row"]
 
 ROLES = ("moderator",)
 """The roles the operator may grant."""
@@ -69,6 +69,14 @@ _UNTIL = {"mute": "muted_until", "suspend": "suspended_until", "ban": "banned_un
 
 class Unknown(LookupError):
     """No such account, report or chat line: the text says which."""
+
+
+def named_row(session: Session, name: str) -> AccountRow:
+    """The row of the account called ``name`` (in any case); ``Unknown`` if none."""
+    row = session.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
+    if row is None:
+        raise Unknown(f"no account {name!r}")
+    return row
 
 
 def _moment(at: datetime | None) -> str | None:
@@ -102,7 +110,7 @@ class Moderation:
         if role not in ROLES:
             raise ValueError(f"no role {role!r}: one of {', '.join(ROLES)}")
         with Session(self.engine) as session, session.begin():
-            row = self._named(session, name)
+            row = named_row(session, name)
             if grant and row.password is None:
                 raise ValueError(f"{row.name} is a guest: only a signed-up account has roles")
             roles = set(row.roles.split()) | {role} if grant else set(row.roles.split()) - {role}
@@ -112,7 +120,7 @@ class Moderation:
     def account(self, name: str) -> tuple[int, set[str]]:
         """The id and the roles of the account called ``name``."""
         with Session(self.engine) as session:
-            row = self._named(session, name)
+            row = named_row(session, name)
             return row.id, set(row.roles.split())
 
     # -- sanctions -----------------------------------------------------------------------
@@ -129,7 +137,7 @@ class Moderation:
         at = now()
         until = None if minutes is None or kind == "warn" else at + timedelta(minutes=minutes)
         with Session(self.engine) as session, session.begin():
-            row = self._named(session, name)
+            row = named_row(session, name)
             if kind in _UNTIL:
                 setattr(row, _UNTIL[kind], until or FOR_GOOD)
             if kind == "ban":
@@ -152,7 +160,7 @@ class Moderation:
             raise ValueError(f"only {', '.join(_UNTIL)} can be lifted")
         at = now()
         with Session(self.engine) as session, session.begin():
-            row = self._named(session, name)
+            row = named_row(session, name)
             setattr(row, _UNTIL[kind], None)
             done = session.execute(update(SanctionRow).where(
                 SanctionRow.account_id == row.id, SanctionRow.kind == kind,
@@ -184,7 +192,7 @@ class Moderation:
         """Force a new name on an account whose name offends: it becomes ``Player`` and
         digits, which the player keeps. Answers the new name."""
         with Session(self.engine) as session, session.begin():
-            row = self._named(session, name)
+            row = named_row(session, name)
             old = row.name
             for digits in (6, 8, 10, 12):
                 new = f"Player{secrets.randbelow(10**digits):0{digits}d}"
@@ -208,7 +216,7 @@ class Moderation:
     def note(self, by: str, name: str, action: str, reason: str) -> None:
         """Write an action done elsewhere to the audit log (a password link given)."""
         with Session(self.engine) as session, session.begin():
-            self._log(session, by, self._named(session, name).id, action, reason)
+            self._log(session, by, named_row(session, name).id, action, reason)
 
     # -- reports -------------------------------------------------------------------------
 
@@ -231,7 +239,7 @@ class Moderation:
                     row.message_id, row.account_id = line.id, line.account_id
                     row.table_id = line.table_id
                 else:
-                    row.account_id = self._named(session, name or "").id
+                    row.account_id = named_row(session, name or "").id
                     if table is not None:
                         if session.get(TableRow, table) is None:
                             raise Unknown(f"no table {table!r}")
@@ -287,7 +295,7 @@ class Moderation:
                  .order_by(AuditRow.id.desc()).limit(limit))
         with Session(self.engine) as session:
             if name is not None:
-                query = query.where(AuditRow.account_id == self._named(session, name).id)
+                query = query.where(AuditRow.account_id == named_row(session, name).id)
             return [ActionInfo(id=a.id, at=a.at.isoformat(), by=a.by, player=player,
                                action=a.action, reason=a.reason, detail=a.detail)
                     for a, player in session.execute(query)]
@@ -296,7 +304,7 @@ class Moderation:
         """The player called ``name``: their latest games and chat lines, every sanction,
         the reports about them and the audit log of them."""
         with Session(self.engine) as session:
-            row = self._named(session, name)
+            row = named_row(session, name)
             played = session.execute(
                 select(GameRow.table_id, GameRow.variant, GameRow.finished, GameRow.names,
                        GameRow.scores, GameRow.winner)
@@ -318,13 +326,6 @@ class Moderation:
                 audit=self.audit(100, row.name))
 
     # -- helpers -------------------------------------------------------------------------
-
-    @staticmethod
-    def _named(session: Session, name: str) -> AccountRow:
-        row = session.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
-        if row is None:
-            raise Unknown(f"no account {name!r}")
-        return row
 
     @staticmethod
     def _log(session: Session, by: str, account: int | None, action: str, reason: str,

@@ -28,8 +28,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from bones.server.names import name_key
-from bones.server.people.moderation import Unknown
+from bones.server.people.moderation import named_row
 from bones.server.store.schema import AccountRow, BlockRow, FollowRow, now
 
 __all__ = ["Blocks", "Follows"]
@@ -85,12 +84,8 @@ class _Pairs:
 
     def id_of(self, name: str) -> int:
         """The id of the account called ``name`` (``Unknown`` if there is none)."""
-        with self.engine.connect() as connection:
-            found = connection.scalar(select(AccountRow.id)
-                                      .where(AccountRow.name_key == name_key(name)))
-        if found is None:
-            raise Unknown(f"no account {name!r}")
-        return int(found)
+        with Session(self.engine) as session:
+            return named_row(session, name).id
 
 
 class Follows(_Pairs):
