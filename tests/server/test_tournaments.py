@@ -1,0 +1,155 @@
+"""The rules of each tournament format, as the issue states them: an arena's scoring
+(two wins in a row start a streak of doubled wins) and its waves of pairings; a Swiss's
+pairings (no one met twice where it can be avoided, one bye each with an odd field) and
+its tiebreaks, by a hand-checked example; a duplicate's movement (everyone meets
+everyone once) and its matchpoints, by a hand-checked example."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bones.server.tournaments import arena, duplicate, swiss
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from([2, 3, 4]), st.booleans()),
+                max_size=30))
+def test_an_arena_doubles_each_win_after_two_wins_in_a_row(
+        games: list[tuple[int, int, bool]]) -> None:
+    """"A win scores 2 (with 3-4 players: by place ...); two wins in a row start a
+    streak in which each win counts double, until a game is not won." """
+    games = [(min(place, players - 1), players, shared and place == 0)
+             for place, players, shared in games]
+    player = arena.Standing(1)
+    counted = [player.record(place, players, shared) for place, players, shared in games]
+    won = [place == 0 and not shared for place, _, shared in games]
+    for n, (place, players, shared) in enumerate(games):
+        doubled = won[n] and n >= 2 and won[n - 1] and won[n - 2]
+        assert counted[n] == arena.points(place, players, shared) * (2 if doubled else 1)
+    assert player.score == sum(counted) == sum(player.sheet)
+
+
+def test_an_arena_of_twenty_players_to_its_end() -> None:
+    """Twenty scripted players play waves of games for as long as an arena lasts: every
+    wave seats everyone waiting, nobody plays the opponent of their last game again, and
+    the standings are the games' results."""
+    rng = random.Random(20)
+    standings = {n: arena.Standing(n) for n in range(1, 21)}
+    results: dict[int, list[int]] = {n: [] for n in standings}
+    for _ in range(40):
+        waiting = [s for s in standings.values() if rng.random() < 0.7]  # others still play
+        tables = arena.pair(waiting)
+        assert len(tables) == len(waiting) // 2
+        assert len({p for t in tables for p in t}) == 2 * len(tables)
+        for a, b in tables:
+            if len(waiting) > 3:  # someone else was waiting for each of them
+                assert b not in standings[a].last
+            winner = rng.choice((a, b))
+            for me, them in ((a, b), (b, a)):
+                results[me].append(standings[me].record(0 if me == winner else 1, 2,
+                                                        opponents=(them,)))
+    for n, standing in standings.items():
+        assert standing.score == sum(results[n])
+    order = arena.ranked(list(standings.values()))
+    assert [s.score for s in order] == sorted((s.score for s in order), reverse=True)
+
+
+@given(st.integers(4, 30), st.randoms(use_true_random=False))
+def test_an_arena_wave_never_rematches_a_whole_field_that_just_played(
+        size: int, rng: random.Random) -> None:
+    """Everyone waits at once after a wave in which they all played: with four or more,
+    nobody meets the same opponent again, and the tables are as many as can be."""
+    players = [arena.Standing(n, score=rng.randrange(20)) for n in range(size)]
+    order = players[:]
+    rng.shuffle(order)
+    for a, b in zip(order[::2], order[1::2], strict=False):
+        a.last, b.last = (b.player,), (a.player,)
+    tables = arena.pair(players)
+    assert len(tables) == size // 2
+    for a, b in tables:
+        assert b not in players[a].last
+
+
+def test_an_arena_of_four_a_table_seats_the_waiting_in_order() -> None:
+    players = [arena.Standing(n, score=10 - n) for n in range(1, 10)]
+    assert arena.pair(players, seats=4) == [(1, 2, 3, 4), (5, 6, 7, 8)]
+
+
+def _swiss(size: int, rounds: int, rng: random.Random) -> tuple[
+        list[tuple[int, int, float]], list[int]]:
+    """A Swiss of ``size`` players played for ``rounds`` rounds with random results: the
+    games and the byes."""
+    games: list[tuple[int, int, float]] = []
+    byes: list[int] = []
+    for _ in range(rounds):
+        tables, bye = swiss.pair(swiss.entrants(range(1, size + 1), games, byes))
+        assert all(b is not None for _, b in tables)
+        games += [(a, b, rng.choice((0.0, 0.5, 1.0))) for a, b in tables if b is not None]
+        if bye is not None:
+            byes.append(bye)
+    return games, byes
+
+
+@given(st.randoms(use_true_random=False))
+def test_a_swiss_of_nine_players_and_four_rounds(rng: random.Random) -> None:
+    """Nine players, four rounds: nobody meets anyone twice, each round one bye, never
+    twice to one player; everyone plays or sits out every round."""
+    games, byes = _swiss(9, 4, rng)
+    met = [frozenset((a, b)) for a, b, _ in games]
+    assert len(met) == len(set(met)) == 16
+    assert len(byes) == len(set(byes)) == 4
+    for round_ in range(4):
+        seated = [p for a, b, _ in games[4 * round_:4 * round_ + 4] for p in (a, b)]
+        assert sorted([*seated, byes[round_]]) == list(range(1, 10))
+
+
+def test_a_swiss_breaks_its_ties_by_buchholz_then_sonneborn_berger() -> None:
+    """By hand: A beat B and drew with C; B beat C and D; C beat D; D beat A.
+    Scores: A 1.5, B 2, C 1.5, D 1. Buchholz: A = B+C+D = 4.5, C = A+B+D = 4.5,
+    B = A+C+D = 4, D = 5. Sonneborn-Berger: A = B (2) + half of C (0.75) = 2.75,
+    C = half of A (0.75) + D (1) = 1.75. A and C tie on score and Buchholz; A is ahead
+    on Sonneborn-Berger."""
+    a, b, c, d = 1, 2, 3, 4
+    games = [(a, b, 1.0), (a, c, 0.5), (b, c, 1.0), (b, d, 1.0), (c, d, 1.0), (d, a, 1.0)]
+    found = {e.player: e for e in swiss.entrants([a, b, c, d], games)}
+    assert [found[p].score for p in (a, b, c, d)] == [1.5, 2.0, 1.5, 1.0]
+    assert [found[p].buchholz for p in (a, b, c, d)] == [4.5, 4.0, 4.5, 5.0]
+    assert (found[a].sonneborn_berger, found[c].sonneborn_berger) == (2.75, 1.75)
+    assert [e.player for e in swiss.ranked(list(found.values()))] == [b, a, c, d]
+
+
+@given(st.integers(2, 17))
+def test_a_duplicate_movement_meets_everyone_once(size: int) -> None:
+    field = list(range(size))
+    rounds = size - 1 if size % 2 == 0 else size
+    schedule = duplicate.movement(field, rounds)
+    met = [frozenset(t) for tables in schedule for t in tables]
+    assert sorted(met, key=sorted) == sorted(
+        (frozenset(p) for p in itertools.combinations(field, 2)), key=sorted)
+    for tables in schedule:
+        seated = [p for t in tables for p in t]
+        assert len(seated) == len(set(seated)) == size - size % 2
+
+
+def test_a_duplicate_board_is_scored_in_matchpoints() -> None:
+    """By hand: four tables play one board. Those who held the first seat's hand made
+    +12, +12, +30 and -5 (their points in the deal less the other's): +30 beats three
+    (6), each +12 beats one and equals one (3), -5 beats none (0); the second seat's
+    results are the same deals seen from the other side."""
+    first = {"ann": 12, "bob": 12, "cy": 30, "dee": -5}
+    second = {"eve": -12, "fay": -12, "gus": -30, "hal": 5}
+    assert duplicate.matchpoints(first) == {"ann": 3, "bob": 3, "cy": 6, "dee": 0}
+    assert duplicate.matchpoints(second) == {"eve": 3, "fay": 3, "gus": 0, "hal": 6}
+    assert duplicate.seat_of(("ann", "eve"), "ann", 1) == 0
+    assert duplicate.seat_of(("ann", "eve"), "ann", 2) == 1
+
+
+@given(st.dictionaries(st.integers(), st.integers(-100, 100), min_size=1, max_size=20))
+def test_matchpoints_share_out_two_per_comparison(results: dict[int, int]) -> None:
+    points = duplicate.matchpoints(results)
+    assert sum(points.values()) == len(results) * (len(results) - 1)
+    for a, b in itertools.combinations(results, 2):
+        assert (points[a] > points[b]) <= (results[a] >= results[b])
