@@ -2,17 +2,21 @@
 (two wins in a row start a streak of doubled wins) and its waves of pairings; a Swiss's
 pairings (no one met twice where it can be avoided, one bye each with an odd field) and
 its tiebreaks, by a hand-checked example; a duplicate's movement (everyone meets
-everyone once) and its matchpoints, by a hand-checked example."""
+everyone once) and its matchpoints, by a hand-checked example. Over REST: a player makes
+a tournament, others list it, join and withdraw, within who may enter."""
 
 from __future__ import annotations
 
 import itertools
 import random
+from datetime import UTC, datetime, timedelta
 
+import httpx
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bones.server.tournaments import arena, duplicate, swiss
+from tests.server.live import Server
 
 
 @given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from([2, 3, 4]), st.booleans()),
@@ -153,3 +157,61 @@ def test_matchpoints_share_out_two_per_comparison(results: dict[int, int]) -> No
     assert sum(points.values()) == len(results) * (len(results) - 1)
     for a, b in itertools.combinations(results, 2):
         assert (points[a] > points[b]) <= (results[a] >= results[b])
+
+
+def _arena(**more: object) -> dict[str, object]:
+    starts = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
+    return {"kind": "arena", "name": "Evening arena", "minutes": 30, "starts": starts,
+            "table": {"variant": "draw", "options": {"target": 50},
+                      "seats": [{"kind": "human"}, {"kind": "human"}]}, **more}
+
+
+def test_a_tournament_is_made_listed_joined_and_left(server: Server) -> None:
+    tag = random.randrange(10**7)
+    ann, bob = server.account(f"Tann{tag}"), server.account(f"Tbob{tag}")
+    guest = httpx.Client(base_url=server.url)
+    guest.post("/api/guest").raise_for_status()
+    assert guest.post("/api/tournaments", json=_arena()).status_code == 403  # sign up first
+    assert ann.post("/api/tournaments", json=_arena(minutes=None)).status_code == 422
+    assert ann.post("/api/tournaments", json=_arena(rounds=3)).status_code == 422
+    made = ann.post("/api/tournaments", json=_arena(name=f"Arena {tag}"))
+    assert made.status_code == 201, made.text
+    info = made.json()
+    assert (info["by"], info["state"], info["entrants"]) == (f"Tann{tag}", "upcoming", [])
+    assert info["table"]["clock"] == 15.0  # public tables have a clock
+    assert info["id"] in [t["id"] for t in httpx.get(f"{server.url}/api/tournaments").json()]
+    joined = f"/api/tournaments/{info['id']}/join"
+    for player in (ann, bob, guest):
+        assert player.post(joined).status_code == 204
+    assert len(server.get(f"/api/tournaments/{info['id']}")["entrants"]) == 3
+    left = f"/api/tournaments/{info['id']}/withdraw"
+    assert bob.post(left).status_code == 204
+    assert bob.post(left).status_code == 409  # not in it any more
+    assert server.get(f"/api/tournaments/{info['id']}")["entrants"][:1] == [f"Tann{tag}"]
+    assert bob.post(joined).status_code == 204  # back again
+    assert ann.post("/api/tournaments/nope/join").status_code == 404
+    stranger = ann.post(joined, headers={"origin": "https://elsewhere.example"})
+    assert stranger.status_code == 403
+
+
+def test_who_may_enter_a_tournament(server: Server) -> None:
+    """A rated tournament takes no guest; bot accounts only where bots are allowed; a
+    least rating keeps out those below it; a private one is not listed."""
+    tag = random.randrange(10**7)
+    ann = server.account(f"Tcy{tag}")
+    rated = ann.post("/api/tournaments", json=_arena(
+        table={"variant": "draw", "rated": True,
+               "seats": [{"kind": "human"}, {"kind": "human"}]},
+        least_rating=1500, public=False)).json()
+    guest = httpx.Client(base_url=server.url)
+    guest.post("/api/guest").raise_for_status()
+    assert guest.post(f"/api/tournaments/{rated['id']}/join").status_code == 403
+    refused = ann.post(f"/api/tournaments/{rated['id']}/join")
+    assert refused.status_code == 403 and "1500" in refused.json()["detail"]
+    assert rated["id"] not in [t["id"] for t in server.get("/api/tournaments")]
+    token = ann.post("/api/tokens", json={"label": "my robot"}).json()["token"]
+    robot = httpx.Client(base_url=server.url, headers={"authorization": f"Bearer {token}"})
+    unrated = ann.post("/api/tournaments", json=_arena()).json()
+    assert robot.post(f"/api/tournaments/{unrated['id']}/join").status_code == 403
+    for_bots = ann.post("/api/tournaments", json=_arena(bots=True)).json()
+    assert robot.post(f"/api/tournaments/{for_bots['id']}/join").status_code == 204

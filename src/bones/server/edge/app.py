@@ -36,6 +36,7 @@ from bones.server.edge.profiles import profiles_router
 from bones.server.edge.seek import seek_router
 from bones.server.edge.sockets import sockets_router
 from bones.server.edge.tables import tables_router
+from bones.server.edge.tournaments import tournaments_router
 from bones.server.meeting.lobby import Lobby
 from bones.server.meeting.notices import Notices
 from bones.server.meeting.presence import Presence
@@ -130,7 +131,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
                community_router(moderation, presence, accounts, hub.blocks),
                profiles_router(hub.store, accounts), tables_router(hub, accounts),
                games_router(hub, analyses), operator_router(hub, analyses),
-               seek_router(seeker)]
+               seek_router(seeker), tournaments_router(hub.store.engine)]
     app.state.routers = routers
     for router in routers:
         app.include_router(router)

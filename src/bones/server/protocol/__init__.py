@@ -100,6 +100,7 @@ from bones.server.protocol.text import (
     clean_text,
     stripped,
 )
+from bones.server.protocol.tournament import TournamentInfo, Tournamenting
 
 __all__ = [
     "BAD_BODY",
@@ -172,6 +173,8 @@ __all__ = [
     "Stats",
     "StatsRow",
     "TableInfo",
+    "TournamentInfo",
+    "Tournamenting",
     "Undo",
     "clean_text",
     "parse_client",

@@ -357,6 +357,40 @@ class NotificationRow(Base):
     """The table's rules, as far as the line describes them (game, target, rated)."""
 
 
+class TournamentRow(Base):
+    """A tournament: its format, the table it plays (a :class:`CreateTable`'s fields),
+    when it starts and for how long, who made it (none: the site) and its state."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (Index("tournaments_by_start", "state", "starts"),)
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    name: Mapped[str] = mapped_column(String(60))
+    spec: Mapped[dict[str, Any]] = mapped_column(JSON)
+    starts: Mapped[datetime] = mapped_column()
+    minutes: Mapped[int | None] = mapped_column(Integer, default=None)
+    rounds: Mapped[int | None] = mapped_column(Integer, default=None)
+    boards: Mapped[int | None] = mapped_column(Integer, default=None)
+    state: Mapped[str] = mapped_column(String(10), default="upcoming")
+    """``upcoming``, ``running`` or ``finished``."""
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), default=None)
+    created: Mapped[datetime] = mapped_column(default=now)
+    public: Mapped[bool] = mapped_column(Boolean, default=True)
+    least_rating: Mapped[int | None] = mapped_column(Integer, default=None)
+    bots: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class EntryRow(Base):
+    """A player entered in a tournament (until they withdraw)."""
+
+    __tablename__ = "tournament_entries"
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True,
+                                            index=True)
+    joined: Mapped[datetime] = mapped_column(default=now)
+    withdrawn: Mapped[datetime | None] = mapped_column(default=None)
+
+
 class ResetRow(Base):
     """A one-time link to set a new password, which the operator gave a player who lost
     theirs (``bones admin reset-password``): the store keeps its token's hash."""
