@@ -3,12 +3,14 @@
 pairings (no one met twice where it can be avoided, one bye each with an odd field) and
 its tiebreaks, by a hand-checked example; a duplicate's movement (everyone meets
 everyone once) and its matchpoints, by a hand-checked example. Over REST: a player makes
-a tournament, others list it, join and withdraw, within who may enter."""
+a tournament, others list it, join and withdraw, within who may enter; an arena of
+scripted players runs to its end, its standings the games' results."""
 
 from __future__ import annotations
 
 import itertools
 import random
+import time
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -16,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bones.server.tournaments import arena, duplicate, swiss
-from tests.server.live import Server
+from tests.server.live import Client, Server, in_threads, play_out
 
 
 @given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from([2, 3, 4]), st.booleans()),
@@ -215,3 +217,65 @@ def test_who_may_enter_a_tournament(server: Server) -> None:
     assert robot.post(f"/api/tournaments/{unrated['id']}/join").status_code == 403
     for_bots = ann.post("/api/tournaments", json=_arena(bots=True)).json()
     assert robot.post(f"/api/tournaments/{for_bots['id']}/join").status_code == 204
+
+
+def _arena_player(server: Server, client: httpx.Client, arena_id: str,
+                  seed: int) -> list[str]:
+    """A scripted player of an arena: here (its notice socket open), it plays each game
+    the pairing gives it until the arena is over; each game's result, in order."""
+    rng = random.Random(seed)
+    here = Client(f"ws://127.0.0.1:{server.port}/ws/me", client)
+    results: list[str] = []
+    try:
+        while server.get(f"/api/tournaments/{arena_id}")["state"] != "finished":
+            seat = client.get(f"/api/tournaments/{arena_id}/game")
+            if seat.status_code == 404:
+                time.sleep(0.2)
+                continue
+            table = seat.json()
+            socket = server.socket(table["table"], table["token"])
+            last = play_out(socket, rng, timeout=60)
+            socket.close()
+            winner = last["table"]["winner"]
+            results.append("tie" if winner is None else
+                           "win" if winner == table["seat"] else "loss")
+    finally:
+        here.close()
+    return results
+
+
+def _counted(results: list[str]) -> list[int]:
+    """The arena's scoring, said again: 2 a win, 1 a tie, 0 a loss; a win after two
+    wins in a row counts double."""
+    sheet, run = [], 0
+    for result in results:
+        sheet.append((4 if run >= 2 else 2) if result == "win" else int(result == "tie"))
+        run = run + 1 if result == "win" else 0
+    return sheet
+
+
+def test_an_arena_runs_to_its_end_and_its_standings_are_the_games(server: Server) -> None:
+    """Four scripted players in a one-minute arena that starts at once: paired again and
+    again whenever their game ends, until time is up; each one's sheet is their games'
+    results by the arena's scoring (a game still being played at the end does not
+    count), and the standings are in order of score."""
+    tag = random.randrange(10**7)
+    names = [f"Ar{n}{tag}" for n in range(4)]
+    clients = [server.account(name) for name in names]
+    made = clients[0].post("/api/tournaments", json=_arena(
+        minutes=1, starts=datetime.now(UTC).isoformat(),
+        table={"variant": "draw", "options": {"target": None},
+               "seats": [{"kind": "human"}, {"kind": "human"}]})).json()
+    for client in clients:
+        assert client.post(f"/api/tournaments/{made['id']}/join").status_code == 204
+    played = in_threads([lambda c=c, n=n: _arena_player(server, c, made["id"], n)
+                         for n, c in enumerate(clients)])
+    board = server.get(f"/api/tournaments/{made['id']}/standings")
+    assert sorted(row["name"] for row in board) == sorted(names)
+    assert [row["score"] for row in board] == sorted((r["score"] for r in board), reverse=True)
+    for row in board:
+        results = played[names.index(row["name"])]
+        assert results, "everyone was paired"
+        assert row["sheet"] == _counted(results)[:len(row["sheet"])]
+        assert len(row["sheet"]) >= len(results) - 1  # only a game at the end is left out
+        assert row["score"] == sum(row["sheet"]) and not row["playing"]

@@ -48,6 +48,7 @@ from bones.server.people.notifications import Notifications
 from bones.server.store.records import Store
 from bones.server.tables.hub import Hub, Limited, Settings, Unavailable
 from bones.server.thinking.jobs import Analyses, Busy
+from bones.server.tournaments.running import Runner
 
 __all__ = ["DEFAULT_DB", "create_app"]
 
@@ -72,6 +73,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     seeker = Seeker(hub, ratings, hub.settings.redis)
     notices = Notices(hub.allowance, Notifications(hub.store.engine), hub.settings.redis)
     hub.offered = notices.rematch
+    runner = Runner(hub, notices, lambda: {someone.name for someone in presence.everyone})
     accounts = Accounts(hub.store.engine, words=hub.words)
     moderation = Moderation(hub.store.engine)
 
@@ -81,12 +83,14 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
         lobby.start()
         presence.start()
         notices.start()
+        runner.start()
         await seeker.start()
         forgetting = asyncio.create_task(forget_guests(accounts))
         yield
         forgetting.cancel()
         await seeker.close()
         presence.close()
+        runner.close()
         notices.close()
         lobby.close()
         await hub.close()

@@ -1,6 +1,7 @@
 """Tournaments over HTTP: any player who signed up makes one (public, or private behind
 its link); everyone lists them, upcoming, running and finished, and reads one with its
-entrants; players (and programs, with their API tokens) join and withdraw.
+entrants and (an arena's) standings; players (and programs, with their API tokens) join,
+withdraw and find their game being played.
 """
 
 from __future__ import annotations
@@ -12,8 +13,16 @@ from sqlalchemy.engine import Engine
 
 from bones.server.edge.auth import Needed
 from bones.server.edge.stored import stored
-from bones.server.protocol import BAD_BODY, TournamentInfo, Tournamenting
+from bones.server.protocol import (
+    BAD_BODY,
+    StandingInfo,
+    TournamentInfo,
+    Tournamenting,
+    TournamentSeat,
+)
 from bones.server.tournaments.entries import Tournaments
+from bones.server.tournaments.games import TournamentGames
+from bones.server.tournaments.running import ends, shown, sides, standings
 
 __all__ = ["tournaments_router"]
 
@@ -27,7 +36,7 @@ ANSWERS: dict[int | str, dict[str, Any]] = {
 def tournaments_router(engine: Engine) -> APIRouter:
     """The tournaments' routes."""
     router = APIRouter()
-    book = Tournaments(engine)
+    book, games = Tournaments(engine), TournamentGames(engine)
 
     @router.post("/api/tournaments", status_code=201, responses={**BAD_BODY, **ANSWERS})
     async def make(body: Tournamenting, account: Needed) -> TournamentInfo:
@@ -48,6 +57,24 @@ def tournaments_router(engine: Engine) -> APIRouter:
     async def one(tournament: str) -> TournamentInfo:
         """One tournament and its entrants (a private one by its link's id)."""
         return await stored(book.get, tournament)
+
+    @router.get("/api/tournaments/{tournament}/standings", responses={404: ANSWERS[404]})
+    async def standing(tournament: str) -> list[StandingInfo]:
+        """An arena's standings, best first (the games that ended in its time)."""
+        info = await stored(book.get, tournament)
+        return shown(standings(await stored(book.entered, tournament),
+                               await stored(games.played, tournament), ends(info),
+                               sides(info)))
+
+    @router.get("/api/tournaments/{tournament}/game",
+                responses={**ANSWERS, 404: {"description": "No game of yours being played"}})
+    async def game(tournament: str, account: Needed) -> TournamentSeat:
+        """Your seat at your game of the tournament being played."""
+        found = await stored(games.mine, tournament, account.id)
+        if found is None:
+            raise HTTPException(404, "no game of yours is being played in this tournament")
+        table, seat, token = found
+        return TournamentSeat(table=table, seat=seat, token=token)
 
     @router.post("/api/tournaments/{tournament}/join", status_code=204, responses=ANSWERS)
     async def join(tournament: str, account: Needed) -> None:

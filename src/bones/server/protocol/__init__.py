@@ -100,7 +100,12 @@ from bones.server.protocol.text import (
     clean_text,
     stripped,
 )
-from bones.server.protocol.tournament import TournamentInfo, Tournamenting
+from bones.server.protocol.tournament import (
+    StandingInfo,
+    TournamentInfo,
+    Tournamenting,
+    TournamentSeat,
+)
 
 __all__ = [
     "BAD_BODY",
@@ -169,11 +174,13 @@ __all__ = [
     "SeatSpec",
     "Seek",
     "SeekingMessage",
+    "StandingInfo",
     "StateMessage",
     "Stats",
     "StatsRow",
     "TableInfo",
     "TournamentInfo",
+    "TournamentSeat",
     "Tournamenting",
     "Undo",
     "clean_text",

@@ -25,7 +25,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from bones.server.protocol.rest import TIME_CONTROL, CreateTable, HumanSeat
 from bones.server.protocol.text import clean_text
 
-__all__ = ["TournamentInfo", "Tournamenting"]
+__all__ = ["StandingInfo", "TournamentInfo", "TournamentSeat", "Tournamenting"]
 
 TournamentKind = Literal["arena", "swiss", "duplicate"]
 ROUNDS = {"swiss": 15, "duplicate": 10}
@@ -47,7 +47,7 @@ class Tournamenting(BaseModel):
                     AfterValidator(lambda text: clean_text(text, angles=True))]
     table: CreateTable
     starts: datetime
-    minutes: int | None = Field(default=None, ge=10, le=240)
+    minutes: int | None = Field(default=None, ge=1, le=240)
     rounds: int | None = Field(default=None, ge=1, le=15)
     boards: int | None = Field(default=None, ge=1, le=8)
     public: bool = True
@@ -60,7 +60,7 @@ class Tournamenting(BaseModel):
             raise ValueError("a tournament's table seats whom the pairing chooses: every "
                              "seat a person's, none named")
         if self.kind == "arena" and (self.minutes is None or self.rounds is not None):
-            raise ValueError("an arena lasts a number of minutes (10-240), not rounds")
+            raise ValueError("an arena lasts a number of minutes (1-240), not rounds")
         most = ROUNDS.get(self.kind, 0)
         if most and (self.rounds is None or self.minutes is not None or self.rounds > most):
             raise ValueError(f"a {'Swiss' if self.kind == 'swiss' else 'duplicate'} is "
@@ -95,3 +95,23 @@ class TournamentInfo(BaseModel):
     bots: bool = False
     entrants: list[str] = []
     """Those entered and not withdrawn, in the order they joined."""
+
+
+class StandingInfo(BaseModel):
+    """A player's place in an arena's standings: their score, each game's points as
+    counted (a streak's wins doubled), whether they are on a streak, and whether they
+    are playing now."""
+
+    name: str
+    score: int
+    sheet: list[int]
+    on_fire: bool
+    playing: bool
+
+
+class TournamentSeat(BaseModel):
+    """Your seat at your tournament game being played: its table, seat and token."""
+
+    table: str
+    seat: int
+    token: str

@@ -391,6 +391,22 @@ class EntryRow(Base):
     withdrawn: Mapped[datetime | None] = mapped_column(default=None)
 
 
+class TournamentGameRow(Base):
+    """A game a tournament's pairing made: its table, each seat's account and token (the
+    token its player's alone to read), and once its game is over, each seat's place."""
+
+    __tablename__ = "tournament_games"
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    accounts: Mapped[list[int]] = mapped_column(JSON)
+    tokens: Mapped[list[str]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(default=now)
+    places: Mapped[list[list[Any]] | None] = mapped_column(JSON, default=None)
+    """Each seat's ``[place, shared]`` (place 0 first; shared: tied with another side)."""
+    settled: Mapped[datetime | None] = mapped_column(default=None)
+    """When its result was taken in (none while it is played)."""
+
+
 class ResetRow(Base):
     """A one-time link to set a new password, which the operator gave a player who lost
     theirs (``bones admin reset-password``): the store keeps its token's hash."""

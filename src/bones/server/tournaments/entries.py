@@ -80,16 +80,13 @@ class Tournaments:
                 raise Unknown(f"no tournament {tournament!r}")
             by = None if row.created_by is None else session.get_one(
                 AccountRow, row.created_by).name
-            entrants = session.scalars(select(AccountRow.name).join(
-                EntryRow, EntryRow.account_id == AccountRow.id).where(
-                EntryRow.tournament_id == tournament, EntryRow.withdrawn.is_(None))
-                .order_by(EntryRow.joined, AccountRow.id)).all()
             return TournamentInfo(
                 id=row.id, kind=row.kind, name=row.name,  # type: ignore[arg-type]
                 table=CreateTable.model_validate(row.spec), starts=row.starts.isoformat(),
                 minutes=row.minutes, rounds=row.rounds, boards=row.boards,
                 state=row.state, by=by, public=row.public,  # type: ignore[arg-type]
-                least_rating=row.least_rating, bots=row.bots, entrants=list(entrants))
+                least_rating=row.least_rating, bots=row.bots,
+                entrants=[name for _, name, _ in self.entered(tournament)])
 
     def join(self, tournament: str, account: Account) -> None:
         """Enter ``account`` (again, after withdrawing). Refused (``PermissionError``)
@@ -121,6 +118,36 @@ class Tournaments:
                 EntryRow.withdrawn.is_(None)).values(withdrawn=now()))
             if not done.rowcount:  # type: ignore[attr-defined]
                 raise ValueError("you are not entered in this tournament")
+
+    def due(self) -> list[TournamentInfo]:
+        """The arenas to run: those running, and those upcoming whose start has come."""
+        with Session(self.engine) as session:
+            ids = session.scalars(select(TournamentRow.id).where(
+                TournamentRow.kind == "arena",
+                (TournamentRow.state == "running")
+                | ((TournamentRow.state == "upcoming") & (TournamentRow.starts <= now())))).all()
+        return [self.get(one) for one in ids]
+
+    def begin(self, tournament: str) -> list[int]:
+        """The tournament is under way: its entrants, to tell."""
+        with Session(self.engine) as session, session.begin():
+            session.execute(update(TournamentRow).where(TournamentRow.id == tournament)
+                            .values(state="running"))
+        return [account for account, _, _ in self.entered(tournament)]
+
+    def end(self, tournament: str) -> None:
+        with Session(self.engine) as session, session.begin():
+            session.execute(update(TournamentRow).where(TournamentRow.id == tournament)
+                            .values(state="finished"))
+
+    def entered(self, tournament: str) -> list[tuple[int, str, bool]]:
+        """Each entrant not withdrawn: account, name and whether a guest."""
+        with Session(self.engine) as session:
+            return [(a, n, g) for a, n, g in session.execute(
+                select(AccountRow.id, AccountRow.name, AccountRow.guest).join(
+                    EntryRow, EntryRow.account_id == AccountRow.id).where(
+                    EntryRow.tournament_id == tournament, EntryRow.withdrawn.is_(None))
+                .order_by(EntryRow.joined, AccountRow.id))]
 
     def _rating(self, account: Account, info: TournamentInfo) -> int:
         players = info.table.rules().players

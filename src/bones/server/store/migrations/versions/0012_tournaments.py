@@ -1,4 +1,4 @@
-"""Tournaments and their entrants.
+"""Tournaments, their entrants and the games their pairings made.
 
 Revision ID: 0012
 Revises: 0011
@@ -41,8 +41,20 @@ def upgrade() -> None:
         sa.Column("joined", MOMENT, nullable=False),
         sa.Column("withdrawn", MOMENT),
         sa.Index("ix_tournament_entries_account_id", "account_id"))
+    op.create_table(
+        "tournament_games",
+        sa.Column("table_id", sa.String(32), primary_key=True),
+        sa.Column("tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"),
+                  nullable=False),
+        sa.Column("accounts", sa.JSON, nullable=False),
+        sa.Column("tokens", sa.JSON, nullable=False),
+        sa.Column("created", MOMENT, nullable=False),
+        sa.Column("places", sa.JSON),
+        sa.Column("settled", MOMENT),
+        sa.Index("ix_tournament_games_tournament_id", "tournament_id"))
 
 
 def downgrade() -> None:
+    op.drop_table("tournament_games")
     op.drop_table("tournament_entries")
     op.drop_table("tournaments")
