@@ -15,6 +15,7 @@ import random
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -113,6 +114,8 @@ class Scenes:
     seats: dict[str, dict[str, Any]] = field(default_factory=dict)
     tables: dict[str, str] = field(default_factory=dict)
     """A table's path by the screen's name ("kozel mid-round")."""
+    tournament: str = ""
+    """An arena Walker and Otto joined, to begin in two hours."""
 
 
 def _seat(made: Message) -> dict[str, Any]:
@@ -182,6 +185,13 @@ def scenes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scenes]:
                                       EASY], client=otto, public=True)
     made.tables["joining"] = waiting["invite"]
     _moderated(server, walker, otto)
+    made.tournament = otto.post("/api/tournaments", json={
+        "kind": "arena", "name": "Otto's Sunday arena of the block game", "minutes": 60,
+        "starts": (datetime.now(UTC) + timedelta(hours=2)).isoformat(),
+        "table": {"variant": "block", "rated": True,
+                  "seats": [{"kind": "human"}, {"kind": "human"}]}}).json()["id"]
+    for client in (otto, walker):
+        client.post(f"/api/tournaments/{made.tournament}/join").raise_for_status()
     yield made
     server.stop()
 
@@ -304,7 +314,7 @@ def _walk_tables(walk: Walk, scenes: Scenes) -> None:
         walk.check(screen)
 
 
-def _walk_pages(walk: Walk) -> None:
+def _walk_pages(walk: Walk, scenes: Scenes) -> None:
     page = walk.open("/play", "#play-form")
     walk.check("play now")
     page.click("#play-now")
@@ -331,6 +341,10 @@ def _walk_pages(walk: Walk) -> None:
     page.keyboard.press("Escape")
     walk.open("/leaderboard", "#leaderboard")
     walk.check("leaderboard")
+    walk.open("/tournaments", "#make-tournament")
+    walk.check("tournaments")
+    walk.open(f"/tournament/{scenes.tournament}", "#standings")
+    walk.check("a tournament, joined")
     walk.open("/stats/Walker", "#stats")
     walk.check("profile and statistics")
     walk.open("/account", "#password")
@@ -362,7 +376,7 @@ def test_every_screen_is_clean(scenes: Scenes, browser: Browser, language: str,
     walk = Walk(browser, scenes, language, width)
     try:
         _walk_home(walk)
-        _walk_pages(walk)
+        _walk_pages(walk, scenes)
         _walk_tables(walk, scenes)
     finally:
         walk.context.close()

@@ -16,6 +16,7 @@ import { leaderboardScreen } from "./ratings.js";
 import { ReplayScreen } from "./replay.js";
 import { statsScreen } from "./stats.js";
 import { TableScreen } from "./table.js";
+import { TournamentScreen, tournamentsScreen } from "./tournaments.js";
 
 const main = document.querySelector("#app");
 let screen = null;
@@ -50,6 +51,12 @@ async function route() {
   }
   if (location.pathname === "/leaderboard") return leaderboardScreen(root, go);
   if (location.pathname === "/mod") return moderationScreen(root, go);
+  if (location.pathname === "/tournaments") return tournamentsScreen(root, go);
+  const tournament = location.pathname.match(/^\/tournament\/([\w-]+)$/);
+  if (tournament) {
+    screen = new TournamentScreen(root, tournament[1], go);
+    return;
+  }
   const challenge = location.pathname.match(/^\/challenge\/([\w-]+)$/);
   if (challenge) return challengeScreen(root, challenge[1], go);
   if (location.pathname === "/reset") return resetScreen(root, () => { header(); go("/"); });
@@ -161,6 +168,7 @@ function header() {
   } },
     navLink("/lobby", "lobby-link", t("lobby")),
     navLink("/leaderboard", "leaderboard-link", t("leaderboard")),
+    navLink("/tournaments", "tournaments-link", t("tournaments")),
     me() ? navLink(`/stats/${encodeURIComponent(me().name)}`, "my-games", t("myGames")) : null,
     me() ? navLink("/account", "account-link", me().guest ? t("signUp") : me().name) : null,
     me()?.roles?.includes("moderator") ? navLink("/mod", "mod-link", t("mod.title")) : null,
