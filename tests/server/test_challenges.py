@@ -113,11 +113,13 @@ def test_declined_cancelled_blocked_and_a_links_first_taker(server: Server) -> N
     bob.post("/api/blocks", json={"name": ann_name}).raise_for_status()
     assert ann.post("/api/challenges", json={"name": bob_name,
                                              "table": DRAW}).status_code == 403
-    link = ann.post("/api/challenges", json={"table": DRAW}).json()
+    link = ann.post("/api/challenges", json={"table": {**DRAW, "options": {"target": None}}}).json()
     assert link["link"] == f"/challenge/{link['id']}"
     assert bob.post(f"/api/challenges/{link['id']}/accept").status_code == 403  # a block
     assert httpx.get(f"{server.url}/api/challenges/{link['id']}").json()["by"] == ann_name
-    assert cy.post(f"/api/challenges/{link['id']}/accept").status_code == 200
+    taken = cy.post(f"/api/challenges/{link['id']}/accept")
+    assert taken.status_code == 200
+    assert taken.json()["table"]["rules"]["target"] is None  # a single round, as asked
     assert _notice(ann_hears, "accepted")["challenge"]["to"] == cy_name
     bad = ann.post("/api/challenges", json={"name": cy_name, "table": {
         **DRAW, "seats": [{"kind": "human", "me": True}, {"kind": "bot", "level": "easy"}]}})

@@ -84,7 +84,7 @@ def challenges_router(hub: Hub, notices: Notices, accounts: Accounts) -> APIRout
         if body.name is not None and body.name.casefold() == account.name.casefold():
             raise HTTPException(400, "you cannot challenge yourself")
         made = await call(challenges.make, account.id, body.name,
-                          body.table.model_dump(mode="json", exclude_none=True))
+                          body.table.model_dump(mode="json"))
         found = await call(challenges.get, made)
         if body.name is not None:
             await tell(found.to_id, "challenge", found, account.id)

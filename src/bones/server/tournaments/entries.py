@@ -55,7 +55,7 @@ class Tournaments:
         with Session(self.engine) as session, session.begin():
             session.add(TournamentRow(
                 id=made, kind=body.kind, name=body.name,
-                spec=body.table.model_dump(mode="json", exclude_none=True),
+                spec=body.table.model_dump(mode="json"),
                 starts=body.starts, minutes=body.minutes, rounds=body.rounds,
                 boards=body.boards, state="upcoming", created=now(),
                 created_by=None if by is None else by.id, public=body.public,
