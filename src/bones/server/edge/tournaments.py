@@ -60,9 +60,10 @@ def tournaments_router(engine: Engine) -> APIRouter:
 
     @router.get("/api/tournaments/{tournament}/standings", responses={404: ANSWERS[404]})
     async def standing(tournament: str) -> list[StandingInfo]:
-        """An arena's standings, best first (the games that ended in its time)."""
+        """An arena's standings, best first (the games that ended in its time), those
+        who withdrew too."""
         info = await stored(book.get, tournament)
-        return shown(standings(await stored(book.entered, tournament),
+        return shown(standings(await stored(book.entered, tournament, True),
                                await stored(games.played, tournament), ends(info),
                                sides(info)))
 

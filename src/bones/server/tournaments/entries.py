@@ -140,13 +140,15 @@ class Tournaments:
             session.execute(update(TournamentRow).where(TournamentRow.id == tournament)
                             .values(state="finished"))
 
-    def entered(self, tournament: str) -> list[tuple[int, str, bool]]:
-        """Each entrant not withdrawn: account, name and whether a guest."""
+    def entered(self, tournament: str, withdrawn: bool = False) -> list[tuple[int, str, bool]]:
+        """Each entrant (those who withdrew too, with ``withdrawn``): account, name and
+        whether a guest."""
+        staying = [] if withdrawn else [EntryRow.withdrawn.is_(None)]
         with Session(self.engine) as session:
             return [(a, n, g) for a, n, g in session.execute(
                 select(AccountRow.id, AccountRow.name, AccountRow.guest).join(
                     EntryRow, EntryRow.account_id == AccountRow.id).where(
-                    EntryRow.tournament_id == tournament, EntryRow.withdrawn.is_(None))
+                    EntryRow.tournament_id == tournament, *staying)
                 .order_by(EntryRow.joined, AccountRow.id))]
 
     def _rating(self, account: Account, info: TournamentInfo) -> int:
