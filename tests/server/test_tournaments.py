@@ -255,19 +255,20 @@ def _counted(results: list[str]) -> list[int]:
 
 
 def test_an_arena_runs_to_its_end_and_its_standings_are_the_games(server: Server) -> None:
-    """Four scripted players in a one-minute arena that starts at once: paired again and
-    again whenever their game ends, until time is up; each one's sheet is their games'
-    results by the arena's scoring (a game still being played at the end does not
-    count), and the standings are in order of score."""
+    """Four scripted players in a one-minute arena (each told when it starts):
+    paired again and again whenever their game ends, until time is up; each one's sheet
+    is their games' results by the arena's scoring (a game still being played at the
+    end does not count), and the standings are in order of score."""
     tag = random.randrange(10**7)
     names = [f"Ar{n}{tag}" for n in range(4)]
     clients = [server.account(name) for name in names]
-    made = clients[0].post("/api/tournaments", json=_arena(
-        minutes=1, starts=datetime.now(UTC).isoformat(),
+    made = clients[0].post("/api/tournaments", json=_arena(  # all four in before it starts
+        minutes=1, starts=(datetime.now(UTC) + timedelta(seconds=20)).isoformat(),
         table={"variant": "draw", "options": {"target": None},
                "seats": [{"kind": "human"}, {"kind": "human"}]})).json()
     for client in clients:
         assert client.post(f"/api/tournaments/{made['id']}/join").status_code == 204
+    assert server.get(f"/api/tournaments/{made['id']}")["state"] == "upcoming"
     played = in_threads([lambda c=c, n=n: _arena_player(server, c, made["id"], n)
                          for n, c in enumerate(clients)])
     board = server.get(f"/api/tournaments/{made['id']}/standings")
@@ -279,3 +280,6 @@ def test_an_arena_runs_to_its_end_and_its_standings_are_the_games(server: Server
         assert row["sheet"] == _counted(results)[:len(row["sheet"])]
         assert len(row["sheet"]) >= len(results) - 1  # only a game at the end is left out
         assert row["score"] == sum(row["sheet"]) and not row["playing"]
+    for client in clients:  # each entrant was told it began
+        told = client.get("/api/notifications").json()["items"]
+        assert [(n["kind"], n["tournament"]) for n in told] == [("tournament", made["id"])]

@@ -87,7 +87,7 @@ export function listen(go) {
 function told({ kind, challenge, notification }) {
   const bar = document.querySelector("#notice");
   arrived(notification);
-  if (kind === "rematch") {
+  if (kind === "rematch" || kind === "tournament") {
     offered(bar, notification);
     return;
   }
@@ -113,16 +113,18 @@ function told({ kind, challenge, notification }) {
     h("button", { type: "button", onclick: () => fill(bar) }, t("close")));
 }
 
-// A rematch offered at a table this player played, shown unless they are at it (where
-// the table itself shows the offer).
+// A rematch offered at a table this player played, or a tournament they joined starting:
+// shown unless they are on its page (which shows it already).
 function offered(bar, line) {
-  if (!line || location.pathname === `/t/${line.table}`) return;
-  const words = `${t("rematch.offeredBy", { name: playerName(line.by) })}: ${gameWords(line.table_spec)}`;
-  notifyAway(words, `rematch-${line.table}`);
+  const path = line?.tournament ? `/tournament/${line.tournament}` : `/t/${line?.table}`;
+  if (!line || location.pathname === path) return;
+  const words = line.tournament ? `${t("tournament.starting")}: ${gameWords(line.table_spec)}`
+    : `${t("rematch.offeredBy", { name: playerName(line.by) })}: ${gameWords(line.table_spec)}`;
+  notifyAway(words, line.tournament ? `tournament-${line.tournament}` : `rematch-${line.table}`);
   fill(bar, h("span", { class: "said" }, words), " ",
     h("button", { type: "button", class: "primary", id: "open-rematch", onclick: () => {
       fill(bar);
-      goTo(`/t/${line.table}`);
+      goTo(path);
     } }, t("inbox.open")),
     h("button", { type: "button", onclick: () => fill(bar) }, t("close")));
 }

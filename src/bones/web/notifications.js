@@ -46,14 +46,15 @@ function words(n) {
     declined: () => t("challenge.declined", { name }),
     cancelled: () => t("challenge.cancelled", { name }),
     rematch: () => `${t("rematch.offeredBy", { name })}: ${gameWords(n.table_spec)}`,
-    tournament: () => t("tournament.starting"),
+    tournament: () => `${t("tournament.starting")}: ${gameWords(n.table_spec)}`,
   }[n.kind];
   return said ? said() : n.kind;
 }
 
 function leadsTo(n) {
   if (n.kind === "challenge") return `/challenge/${n.challenge}`;
-  if (["accepted", "rematch", "tournament"].includes(n.kind) && n.table) return `/t/${n.table}`;
+  if (n.tournament) return `/tournament/${n.tournament}`;
+  if (["accepted", "rematch"].includes(n.kind) && n.table) return `/t/${n.table}`;
   return null;
 }
 

@@ -73,18 +73,20 @@ class Notices:
 
     async def tell(self, account: int, kind: NoticeKind, by: int | None = None,
                    challenge: ChallengeInfo | None = None, table: str | None = None,
-                   spec: dict[str, Any] | None = None) -> None:
+                   spec: dict[str, Any] | None = None, tournament: str | None = None
+                   ) -> None:
         """Keep a line in the account's notifications and push it to their notice
         sockets, at every process: ``kind`` done by the account ``by``, about
-        ``challenge`` or the table ``table`` of rules ``spec``. A line the store cannot
-        keep is still pushed."""
+        ``challenge``, the table ``table`` of rules ``spec`` or ``tournament``. A line the
+        store cannot keep is still pushed."""
         if challenge is not None:
             table, spec = table or challenge.table, spec or challenge.table_spec
         line: Notification | None = None
         try:
             line = await asyncio.to_thread(
                 self.notifications.add, account, kind, by,
-                challenge=None if challenge is None else challenge.id, table=table, spec=spec)
+                challenge=None if challenge is None else challenge.id, table=table,
+                tournament=tournament, spec=spec)
         except SQLAlchemyError as error:
             log.warning("a notification could not be kept: %s", error)
         notice = NoticeMessage(kind=kind, challenge=challenge, notification=line)

@@ -45,15 +45,17 @@ class Notifications:
 
     def add(self, account: int, kind: NoticeKind, by: int | None = None, *,
             challenge: str | None = None, table: str | None = None,
-            spec: dict[str, Any] | None = None) -> Notification:
-        """A new line for ``account``: ``kind`` done by ``by``, leading to ``challenge``
-        or ``table``; lines older than :data:`DAYS` go."""
+            tournament: str | None = None, spec: dict[str, Any] | None = None
+            ) -> Notification:
+        """A new line for ``account``: ``kind`` done by ``by``, leading to ``challenge``,
+        ``table`` or ``tournament``; lines older than :data:`DAYS` go."""
         with Session(self.engine) as session, session.begin():
             session.execute(delete(NotificationRow).where(
                 NotificationRow.account_id == account,
                 NotificationRow.created < now() - timedelta(days=DAYS)))
             row = NotificationRow(account_id=account, kind=kind, created=now(), read=False,
-                                  by_id=by, challenge_id=challenge, table_id=table, spec=spec)
+                                  by_id=by, challenge_id=challenge, table_id=table,
+                                  tournament_id=tournament, spec=spec)
             session.add(row)
             session.flush()
             made = row.id
@@ -82,5 +84,5 @@ class Notifications:
             return [Notification(id=row.id, kind=cast(NoticeKind, row.kind),
                                  created=row.created.isoformat(), read=row.read, by=name,
                                  challenge=row.challenge_id, table=row.table_id,
-                                 table_spec=row.spec)
+                                 tournament=row.tournament_id, table_spec=row.spec)
                     for row, name in session.execute(query)]

@@ -96,8 +96,9 @@ played; a ``tournament`` you joined starting."""
 class Notification(BaseModel):
     """One line of a player's notifications list, newest first: what happened, who did
     it (``by``; a closed account's is ``deleted-N``), and where it leads: a challenge's
-    page (``challenge``, its id) or a table (``table``), with the table's rules
-    (``table_spec``: its game, target and rating)."""
+    page (``challenge``, its id), a table (``table``) or a tournament's page
+    (``tournament``), with the table's rules (``table_spec``: its game, target and
+    rating)."""
 
     id: int
     kind: NoticeKind
@@ -106,6 +107,7 @@ class Notification(BaseModel):
     by: str | None = None
     challenge: str | None = None
     table: str | None = None
+    tournament: str | None = None
     table_spec: dict[str, Any] | None = None
 
 

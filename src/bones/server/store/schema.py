@@ -353,6 +353,7 @@ class NotificationRow(Base):
     by_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), default=None)
     challenge_id: Mapped[str | None] = mapped_column(String(24), default=None)
     table_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    tournament_id: Mapped[str | None] = mapped_column(String(16), default=None)
     spec: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     """The table's rules, as far as the line describes them (game, target, rated)."""
 

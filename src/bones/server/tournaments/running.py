@@ -110,8 +110,9 @@ class Runner:
     async def _arena(self, info: TournamentInfo) -> None:
         if info.state == "upcoming":
             for account in await self.hub.write(self.book.begin, info.id):
-                await self.notices.tell(account, "tournament", spec=info.table.model_dump(
-                    mode="json", include={"variant", "options", "rated"}))
+                await self.notices.tell(account, "tournament", tournament=info.id,
+                                        spec=info.table.model_dump(
+                                            mode="json", include={"variant", "options", "rated"}))
         await self.hub.write(self.games.settle, info.id)
         if datetime.now(ends(info).tzinfo) >= ends(info):
             await self.hub.write(self.book.end, info.id)

@@ -24,6 +24,7 @@ def upgrade() -> None:
         sa.Column("by_id", sa.Integer, sa.ForeignKey("accounts.id")),
         sa.Column("challenge_id", sa.String(24)),
         sa.Column("table_id", sa.String(32)),
+        sa.Column("tournament_id", sa.String(16)),
         sa.Column("spec", sa.JSON),
         sa.Index("notifications_of", "account_id", "id"))
 
