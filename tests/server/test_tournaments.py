@@ -79,6 +79,24 @@ def test_an_arena_wave_never_rematches_a_whole_field_that_just_played(
         assert b not in players[a].last
 
 
+@given(st.integers(4, 30), st.randoms(use_true_random=False))
+def test_an_arena_wave_keeps_apart_those_a_block_keeps_apart(
+        size: int, rng: random.Random) -> None:
+    """"A blocked player cannot ... be paired with them by ... a tournament's pairing
+    where anyone else can be": each player blocks at most one other, and nobody who just
+    played meets again either; the blocks weigh more than the rematches."""
+    players = [arena.Standing(n, score=rng.randrange(20)) for n in range(size)]
+    order = players[:]
+    rng.shuffle(order)
+    apart: dict[int, set[int]] = {}
+    for a, b in zip(order[::2], order[1::2], strict=False):
+        apart[a.player], apart[b.player] = {b.player}, {a.player}
+    tables = arena.pair(players, apart=apart)
+    assert len(tables) == size // 2
+    for a, b in tables:
+        assert b not in apart.get(a, set())
+
+
 def test_an_arena_of_four_a_table_seats_the_waiting_in_order() -> None:
     players = [arena.Standing(n, score=10 - n) for n in range(1, 10)]
     assert arena.pair(players, seats=4) == [(1, 2, 3, 4), (5, 6, 7, 8)]

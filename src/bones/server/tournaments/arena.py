@@ -14,9 +14,10 @@ won (that game scores as usual and ends the streak).
 ([2, 2, 4, 1, 2], 11, False)
 
 Pairing. The players waiting are paired in one wave by a maximum-weight matching
-(networkx): the nearer two are in the standings the better, and two who just played each
-other are paired again only when nobody else is waiting for either. With three or four
-players a table, the waiting are seated in groups in order of the standings.
+(networkx): the nearer two are in the standings the better, two who just played each
+other are paired again only when nobody else is waiting for either, and two kept apart
+(one blocked the other) never where anyone else can be. With three or four players a
+table, the waiting are seated in groups in order of the standings.
 
 >>> standings = [Standing(n, score=s) for n, s in ((1, 9), (2, 8), (3, 4), (4, 3))]
 >>> standings[0].last = (2,)   # 1 and 2 just played each other
@@ -26,7 +27,7 @@ players a table, the waiting are seated in groups in order of the standings.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -87,25 +88,31 @@ def ranked(standings: Sequence[Standing]) -> list[Standing]:
     return sorted(standings, key=lambda s: (-s.score, len(s.sheet), s.player))
 
 
-def pair(waiting: Sequence[Standing], seats: int = 2) -> list[tuple[int, ...]]:
+def pair(waiting: Sequence[Standing], seats: int = 2,
+         apart: Mapping[int, Collection[int]] | None = None) -> list[tuple[int, ...]]:
     """The tables of one wave: the waiting players seated ``seats`` at a table, each
-    group as near in the standings as can be. Players left over wait for the next wave.
-    """
+    group as near in the standings as can be; ``apart``: whom each player is not to
+    meet. Players left over wait for the next wave."""
+    apart = apart or {}
     order = ranked(waiting)
     if seats != 2:
         return [tuple(s.player for s in order[n:n + seats])
                 for n in range(0, len(order) - seats + 1, seats)]
     place = {s.player: n for n, s in enumerate(order)}
     graph: nx.Graph[int] = nx.Graph()
-    # A rematch costs more than every distance of a wave together: one is made only when
-    # no pairing of as many tables avoids it.
+    # A rematch costs more than every distance of a wave together, and two kept apart
+    # more than every rematch: each is made only when no pairing of as many tables
+    # avoids it.
     again_cost = len(order) ** 2
+    apart_cost = again_cost * len(order)
     for a in order:
         for b in order:
             if place[a.player] < place[b.player]:
                 again = b.player in a.last or a.player in b.last
-                graph.add_edge(a.player, b.player, weight=2 * again_cost - abs(
-                    place[a.player] - place[b.player]) - (again_cost if again else 0))
+                kept = b.player in apart.get(a.player, ()) or a.player in apart.get(b.player, ())
+                graph.add_edge(a.player, b.player, weight=2 * apart_cost - abs(
+                    place[a.player] - place[b.player]) - (again_cost if again else 0)
+                    - (apart_cost if kept else 0))
     matched = nx.max_weight_matching(graph, maxcardinality=True)
     return sorted((tuple(sorted(pair, key=place.__getitem__)) for pair in matched),
                   key=lambda table: place[table[0]])

@@ -2,7 +2,8 @@
 under way (and those whose start has come, which it starts, telling their entrants).
 For each it takes in the games that ended, and pairs the entrants who are waiting: not
 at a game of the arena, not withdrawn, and here (a page of bones open, at any process:
-who is here), by :func:`bones.server.tournaments.arena.pair`. The tables it makes are
+who is here), by :func:`bones.server.tournaments.arena.pair`, never two of them a block
+keeps apart where anyone else can be paired. The tables it makes are
 the hub's, as a quick match's are; each seat's token is kept for its player to read.
 Once the arena's time is up it pairs nobody more; games that end after it do not count.
 
@@ -124,7 +125,9 @@ class Runner:
         guests = {account: guest for account, _, guest in entrants}
         waiting = [s for s, name, playing in board if not playing and name in here]
         named = {s.player: name for s, name, _ in board}
-        for group in arena.pair(waiting, seats=info.table.rules().players):
+        apart = {s.player: await self.hub.read(self.hub.blocks.apart, s.player)
+                 for s in waiting}
+        for group in arena.pair(waiting, info.table.rules().players, apart):
             seated = {n: Player(named[a], a, guests[a]) for n, a in enumerate(group)}
             try:
                 table, tokens = await self.hub.seat_together(info.table, seated)
