@@ -208,6 +208,7 @@ def test_a_tournament_is_made_listed_joined_and_left(server: Server) -> None:
     assert bob.post(left).status_code == 204
     assert bob.post(left).status_code == 409  # not in it any more
     assert server.get(f"/api/tournaments/{info['id']}")["entrants"][:1] == [f"Tann{tag}"]
+    assert [t["id"] for t in server.get(f"/api/tournaments?player=Tbob{tag}")] == [info["id"]]
     assert bob.post(joined).status_code == 204  # back again
     assert ann.post("/api/tournaments/nope/join").status_code == 404
     stranger = ann.post(joined, headers={"origin": "https://elsewhere.example"})

@@ -42,10 +42,11 @@ function winRates(stats) {
 }
 
 export async function statsScreen(root, name, go, openUpload) {
-  const [stats, games, profile] = await Promise.all([
+  const [stats, games, profile, tournaments] = await Promise.all([
     api(`/api/stats/${encodeURIComponent(name)}`),
     api(`/api/games?name=${encodeURIComponent(name)}`),
     api(`/api/profile/${encodeURIComponent(name)}`).catch(() => null),
+    api(`/api/tournaments?player=${encodeURIComponent(name)}`).catch(() => []),
   ]);
   const rated = profile?.ratings.length ? [h("h2", {}, t("ratings")), ratingsTable(profile.ratings),
     historyChart(profile.history)] : null;
@@ -65,6 +66,10 @@ export async function statsScreen(root, name, go, openUpload) {
         h("button", { type: "button", id: "report-player", onclick: () => reportDialog(name) }, t("report"))) : null,
     rated,
     stats.total.games ? [statsTable(stats), winRates(stats)] : h("p", {}, t("noGames")),
+    tournaments.length ? [h("h2", {}, t("tournaments")), h("ul", { class: "game-list", id: "player-tournaments" },
+      tournaments.map((x) => h("li", {}, `${moment(x.starts)} · `,
+        h("a", { href: `/tournament/${x.id}`, onclick: (e) => { e.preventDefault(); go(`/tournament/${x.id}`); } }, x.name),
+        ` · ${t(`tournament.${x.state}`)}`)))] : null,
     h("h2", {}, t("pastGames")),
     h("ul", { class: "game-list" }, games.map((g) => h("li", {},
       h("span", {}, `${moment(g.finished)} · ${t(`variant.${g.variant}`)} · `),

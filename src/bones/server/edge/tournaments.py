@@ -47,10 +47,12 @@ def tournaments_router(engine: Engine) -> APIRouter:
         return await stored(book.get, await stored(book.make, account, body))
 
     @router.get("/api/tournaments")
-    async def listed(state: Literal["upcoming", "running", "finished"] = "upcoming"
-                     ) -> list[TournamentInfo]:
+    async def listed(state: Literal["upcoming", "running", "finished"] = "upcoming",
+                     player: str | None = None) -> list[TournamentInfo]:
         """The public tournaments in ``state``: upcoming soonest first, the others
-        latest first."""
+        latest first; with ``player``, those that player entered (in any state)."""
+        if player is not None:
+            return await stored(book.entered_by, player)
         return await stored(book.listed, state)
 
     @router.get("/api/tournaments/{tournament}", responses={404: ANSWERS[404]})

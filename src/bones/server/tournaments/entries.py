@@ -30,6 +30,7 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
+from bones.server.names import name_key
 from bones.server.people.accounts import Account
 from bones.server.people.moderation import Unknown
 from bones.server.people.ratings import Ratings, shown
@@ -70,6 +71,16 @@ class Tournaments:
             ids = session.scalars(select(TournamentRow.id).where(
                 TournamentRow.state == state, TournamentRow.public.is_(True))
                 .order_by(order).limit(SHOWN)).all()
+        return [self.get(one) for one in ids]
+
+    def entered_by(self, name: str) -> list[TournamentInfo]:
+        """The public tournaments the player called ``name`` entered, latest first."""
+        with Session(self.engine) as session:
+            ids = session.scalars(select(TournamentRow.id).join(
+                EntryRow, EntryRow.tournament_id == TournamentRow.id).join(
+                AccountRow, AccountRow.id == EntryRow.account_id).where(
+                AccountRow.name_key == name_key(name), TournamentRow.public.is_(True))
+                .order_by(TournamentRow.starts.desc()).limit(SHOWN)).all()
         return [self.get(one) for one in ids]
 
     def get(self, tournament: str) -> TournamentInfo:
