@@ -98,8 +98,13 @@ def test_an_arena_wave_keeps_apart_those_a_block_keeps_apart(
 
 
 def test_an_arena_of_four_a_table_seats_the_waiting_in_order() -> None:
+    """In standings order, each table passing over the nearest a block keeps apart from
+    it, or who just played at it; the ninth waits for the next wave."""
     players = [arena.Standing(n, score=10 - n) for n in range(1, 10)]
     assert arena.pair(players, seats=4) == [(1, 2, 3, 4), (5, 6, 7, 8)]
+    assert arena.pair(players, seats=4, apart={2: {1}}) == [(1, 3, 4, 5), (2, 6, 7, 8)]
+    players[0].last = (3,)
+    assert arena.pair(players, seats=4, apart={2: {1}}) == [(1, 4, 5, 6), (2, 3, 7, 8)]
 
 
 def _swiss(size: int, rounds: int, rng: random.Random) -> tuple[

@@ -17,7 +17,8 @@ Pairing. The players waiting are paired in one wave by a maximum-weight matching
 (networkx): the nearer two are in the standings the better, two who just played each
 other are paired again only when nobody else is waiting for either, and two kept apart
 (one blocked the other) never where anyone else can be. With three or four players a
-table, the waiting are seated in groups in order of the standings.
+table, the waiting are seated in groups in order of the standings, each group passing
+over the nearest who is kept apart from it or just played it where another will do.
 
 >>> standings = [Standing(n, score=s) for n, s in ((1, 9), (2, 8), (3, 4), (4, 3))]
 >>> standings[0].last = (2,)   # 1 and 2 just played each other
@@ -88,6 +89,25 @@ def ranked(standings: Sequence[Standing]) -> list[Standing]:
     return sorted(standings, key=lambda s: (-s.score, len(s.sheet), s.player))
 
 
+def _groups(order: list[Standing], seats: int,
+            apart: Mapping[int, Collection[int]]) -> list[tuple[int, ...]]:
+    """Tables of three or four in standings order: each group takes the best placed left,
+    then the nearest who is kept apart from none of it and played none of it last, else
+    the nearest kept apart from none, else the nearest."""
+    def cost(s: Standing, group: list[Standing]) -> tuple[bool, bool]:
+        return (any(s.player in apart.get(g.player, ()) or g.player in apart.get(s.player, ())
+                    for g in group),
+                any(s.player in g.last or g.player in s.last for g in group))
+
+    left, tables = list(order), []
+    while len(left) >= seats:
+        group = [left.pop(0)]
+        while len(group) < seats:
+            group.append(left.pop(min(range(len(left)), key=lambda n: (cost(left[n], group), n))))
+        tables.append(tuple(s.player for s in group))
+    return tables
+
+
 def pair(waiting: Sequence[Standing], seats: int = 2,
          apart: Mapping[int, Collection[int]] | None = None) -> list[tuple[int, ...]]:
     """The tables of one wave: the waiting players seated ``seats`` at a table, each
@@ -96,8 +116,7 @@ def pair(waiting: Sequence[Standing], seats: int = 2,
     apart = apart or {}
     order = ranked(waiting)
     if seats != 2:
-        return [tuple(s.player for s in order[n:n + seats])
-                for n in range(0, len(order) - seats + 1, seats)]
+        return _groups(order, seats, apart)
     place = {s.player: n for n, s in enumerate(order)}
     graph: nx.Graph[int] = nx.Graph()
     # A rematch costs more than every distance of a wave together, and two kept apart
