@@ -41,8 +41,9 @@ def test_two_players_join_an_arena_are_paired_and_see_the_standings(
     assert left.status == 204  # (else the two would be paired again as soon as it ends)
     rng = random.Random(tag)
     play_together([Player(page, web, rng) for page in pages])  # a game begun still counts
-    for page in pages:
-        page.goto(path)
+    assert pages[0].locator("#match-over #again").count() == 0  # no rematch in an arena
+    pages[0].click("#back-to-tournament")
+    pages[1].goto(path)
     pages[0].wait_for_function(
         f"() => {{ const s = ({STANDINGS})(); return s.length === 2 && s.every((x) => x); }}")
     sheets = pages[0].evaluate(STANDINGS)

@@ -135,9 +135,12 @@ export function roundEnd(screen) {
   }, h("span", { class: "name" }, screen.seatName(seat)),
     h("span", { class: "tiles" }, hand.map((tile) => tileSVG(tile, { label: spoken(tile) }))),
     h("span", { class: "value" }, t("handValue", { n: handValue(table.variant, hand) })))));
+  const tournament = localStorage.getItem(`bones.tournament.${table.id}`);  // a game of one
   const actions = over
     ? [h("a", { href: `/replay/${table.id}`, class: "button", id: "to-replay" }, t("replay")),
-      h("a", { href: "/", class: "button", id: "new" }, t("newGame")), ...rematch(screen)]
+      ...(tournament ? [h("a", { href: `/tournament/${tournament}`, class: "button primary",
+                                 id: "back-to-tournament" }, t("tournament.back"))]
+        : [h("a", { href: "/", class: "button", id: "new" }, t("newGame")), ...rematch(screen)])]
     : you === null ? [] : [ready
       ? h("p", { class: "waiting-others" }, t("waitingOthers"))
       : h("button", { type: "button", class: "primary", id: "ready",

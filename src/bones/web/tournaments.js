@@ -1,7 +1,8 @@
 // Tournaments in the browser: the list (running, upcoming, finished) with a form to make
 // an arena; a tournament's page with its rules, its entrants, Join and Withdraw, the
 // standings (asked again every few seconds) and, while it runs, the player's own game,
-// to which the page takes them as soon as the pairing seats them.
+// to which the page takes them as soon as the pairing seats them (and whose end leads
+// back to the tournament, not to a rematch).
 
 import { me } from "./account.js";
 import { fill, h, radioPill } from "./dom.js";
@@ -110,6 +111,7 @@ export class TournamentScreen {
     if (game && game.table !== this.shown) {  // seated by the pairing: to the table
       this.shown = game.table;
       seats.set(game.table, game.seat, game.token);
+      localStorage.setItem(`bones.tournament.${game.table}`, this.id);  // its way back
       this.go(`/t/${game.table}`);
       return;
     }
