@@ -115,14 +115,20 @@ export class TournamentScreen {
       this.go(`/t/${game.table}`);
       return;
     }
-    this.render(info, board, mine);
+    // Drawn again only when something changed: a button redrawn under a finger loses
+    // its tap.
+    const seen = JSON.stringify([info, board, mine, me()?.name]);
+    if (seen !== this.seen) {
+      this.seen = seen;
+      this.render(info, board, mine);
+    }
   }
 
   render(info, board, mine) {
     const act = async (what) => {
       try {
         await api(`/api/tournaments/${this.id}/${what}`, {});
-        this.ask();
+        await this.ask();
       } catch (error) {
         this.root.querySelector(".form-error").textContent = refusal(error);
       }
