@@ -116,8 +116,9 @@ function told({ kind, challenge, notification }) {
 // A rematch offered at a table this player played, or a tournament they joined starting:
 // shown unless they are on its page (which shows it already).
 function offered(bar, line) {
-  const path = line?.tournament ? `/tournament/${line.tournament}` : `/t/${line?.table}`;
-  if (!line || location.pathname === path) return;
+  if (!line) return;
+  const path = line.tournament ? `/tournament/${line.tournament}` : `/t/${line.table}`;
+  if (location.pathname === path) return;
   const words = line.tournament ? `${t("tournament.starting")}: ${gameWords(line.table_spec)}`
     : `${t("rematch.offeredBy", { name: playerName(line.by) })}: ${gameWords(line.table_spec)}`;
   notifyAway(words, line.tournament ? `tournament-${line.tournament}` : `rematch-${line.table}`);

@@ -9,7 +9,7 @@ everyone else.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Response
 from fastapi.concurrency import run_in_threadpool
@@ -40,7 +40,6 @@ from bones.server.protocol import (
 
 __all__ = ["community_router"]
 
-T = TypeVar("T")
 MODERATOR = "moderator"
 NOT_A_MODERATOR: dict[int | str, dict[str, Any]] = {
     401: {"description": "Not signed in"},

@@ -17,6 +17,8 @@ the player's to read and undo.
 (['Bob'], {1}, {1})
 >>> follows.listed(bob.id)  # a block ends the blocked one's follow
 []
+>>> blocks.among([ann.id, bob.id]) == {ann.id: {bob.id}, bob.id: {ann.id}}
+True
 """
 
 from __future__ import annotations
@@ -114,6 +116,17 @@ class Blocks(_Pairs):
         with self.engine.connect() as connection:
             return set(connection.scalars(select(BlockRow.blocker_id).where(
                 BlockRow.blocked_id == speaker, BlockRow.blocker_id.in_(listeners))))
+
+    def among(self, accounts: Collection[int]) -> dict[int, set[int]]:
+        """The blocks between ``accounts`` (either way): whom each is kept apart from."""
+        query = select(BlockRow.blocker_id, BlockRow.blocked_id).where(
+            BlockRow.blocker_id.in_(accounts), BlockRow.blocked_id.in_(accounts))
+        kept: dict[int, set[int]] = {}
+        with self.engine.connect() as connection:
+            for a, b in connection.execute(query):
+                kept.setdefault(a, set()).add(b)
+                kept.setdefault(b, set()).add(a)
+        return kept
 
     def apart(self, account: int) -> set[int]:
         """The accounts the account blocked, or that blocked it: never seated with it."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import secrets
 
-from sqlalchemy import select, update
+from sqlalchemy import Select, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
@@ -67,21 +67,16 @@ class Tournaments:
         """The public tournaments in ``state``: the upcoming soonest first, the others
         latest first."""
         order = (TournamentRow.starts if state == "upcoming" else TournamentRow.starts.desc())
-        with Session(self.engine) as session:
-            ids = session.scalars(select(TournamentRow.id).where(
-                TournamentRow.state == state, TournamentRow.public.is_(True))
-                .order_by(order).limit(SHOWN)).all()
-        return [self.get(one) for one in ids]
+        return self._infos(select(TournamentRow.id).where(
+            TournamentRow.state == state, TournamentRow.public.is_(True)).order_by(order))
 
     def entered_by(self, name: str) -> list[TournamentInfo]:
         """The public tournaments the player called ``name`` entered, latest first."""
-        with Session(self.engine) as session:
-            ids = session.scalars(select(TournamentRow.id).join(
-                EntryRow, EntryRow.tournament_id == TournamentRow.id).join(
-                AccountRow, AccountRow.id == EntryRow.account_id).where(
-                AccountRow.name_key == name_key(name), TournamentRow.public.is_(True))
-                .order_by(TournamentRow.starts.desc()).limit(SHOWN)).all()
-        return [self.get(one) for one in ids]
+        return self._infos(select(TournamentRow.id).join(
+            EntryRow, EntryRow.tournament_id == TournamentRow.id).join(
+            AccountRow, AccountRow.id == EntryRow.account_id).where(
+            AccountRow.name_key == name_key(name), TournamentRow.public.is_(True))
+            .order_by(TournamentRow.starts.desc()))
 
     def get(self, tournament: str) -> TournamentInfo:
         """One tournament (a private one too: its id is its link)."""
@@ -132,24 +127,29 @@ class Tournaments:
 
     def due(self) -> list[TournamentInfo]:
         """The arenas to run: those running, and those upcoming whose start has come."""
-        with Session(self.engine) as session:
-            ids = session.scalars(select(TournamentRow.id).where(
-                TournamentRow.kind == "arena",
-                (TournamentRow.state == "running")
-                | ((TournamentRow.state == "upcoming") & (TournamentRow.starts <= now())))).all()
-        return [self.get(one) for one in ids]
+        return self._infos(select(TournamentRow.id).where(
+            TournamentRow.kind == "arena",
+            (TournamentRow.state == "running")
+            | ((TournamentRow.state == "upcoming") & (TournamentRow.starts <= now()))))
 
     def begin(self, tournament: str) -> list[int]:
         """The tournament is under way: its entrants, to tell."""
-        with Session(self.engine) as session, session.begin():
-            session.execute(update(TournamentRow).where(TournamentRow.id == tournament)
-                            .values(state="running"))
+        self._mark(tournament, "running")
         return [account for account, _, _ in self.entered(tournament)]
 
     def end(self, tournament: str) -> None:
+        self._mark(tournament, "finished")
+
+    def _mark(self, tournament: str, state: str) -> None:
         with Session(self.engine) as session, session.begin():
             session.execute(update(TournamentRow).where(TournamentRow.id == tournament)
-                            .values(state="finished"))
+                            .values(state=state))
+
+    def _infos(self, ids: Select[str]) -> list[TournamentInfo]:
+        """The tournaments whose ids the query selects (the first :data:`SHOWN`)."""
+        with Session(self.engine) as session:
+            found = session.scalars(ids.limit(SHOWN)).all()
+        return [self.get(one) for one in found]
 
     def entered(self, tournament: str, withdrawn: bool = False) -> list[tuple[int, str, bool]]:
         """Each entrant (those who withdrew too, with ``withdrawn``): account, name and

@@ -115,18 +115,18 @@ class Runner:
                                         spec=info.table.model_dump(
                                             mode="json", include={"variant", "options", "rated"}))
         await self.hub.write(self.games.settle, info.id)
-        if datetime.now(ends(info).tzinfo) >= ends(info):
+        until = ends(info)
+        if datetime.now(until.tzinfo) >= until:
             await self.hub.write(self.book.end, info.id)
             return
         entrants = await self.hub.read(self.book.entered, info.id)
         board = standings(entrants, await self.hub.read(self.games.played, info.id),
-                          ends(info), sides(info))
+                          until, sides(info))
         here = self.here()
         guests = {account: guest for account, _, guest in entrants}
         waiting = [s for s, name, playing in board if not playing and name in here]
         named = {s.player: name for s, name, _ in board}
-        apart = {s.player: await self.hub.read(self.hub.blocks.apart, s.player)
-                 for s in waiting}
+        apart = await self.hub.read(self.hub.blocks.among, [s.player for s in waiting])
         for group in arena.pair(waiting, info.table.rules().players, apart):
             seated = {n: Player(named[a], a, guests[a]) for n, a in enumerate(group)}
             try:
