@@ -8,6 +8,7 @@ pit bots against each other.
     bones admin grant anna moderator
     bones replay game.json
     bones verify game.json
+    bones verify tournament.json
     bones analyze game.json
     bones play --variant kozel
     bones arena hard:medium medium:easy --variant draw --deals 500 --jobs 2
@@ -139,8 +140,10 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     analyze.add_argument("record", help="a record file (JSON, from match.record())")
     analyze.add_argument("--top", type=int, default=5, help="how many mistakes to list")
     analyze.add_argument("--all", action="store_true", help="print every graded move")
-    verify = commands.add_parser("verify", help="check a game's deals against its commitment")
-    verify.add_argument("record", help="a finished game's record, from the server")
+    verify = commands.add_parser("verify", help="check a game's (or a duplicate "
+                                 "tournament's) deals against its commitment")
+    verify.add_argument("record", help="a finished game's record, or a finished duplicate "
+                        "tournament's document, from the server")
     verify.add_argument("--commitment", default=None,
                         help="the commitment shown before the game, to compare as well")
     play = commands.add_parser("play", help="play against Easy bots in this terminal")
@@ -320,13 +323,15 @@ def analyze(path: str, top: int, every: bool) -> int:
 
 
 def verify(path: str, commitment: str | None) -> int:
-    from bones.fair import FairnessError
+    from bones.fair import FairnessError, verify_tournament
     from bones.fair import verify as check
 
     try:
         with open(path, encoding="utf-8") as source:
             record = json.load(source)
-        print(f"bones verify: {path}: fair: {check(record, commitment)}")
+        tournament = isinstance(record, dict) and "games" in record
+        said = (verify_tournament if tournament else check)(record, commitment)
+        print(f"bones verify: {path}: fair: {said}")
     except (OSError, ValueError) as error:  # FairnessError and unreadable JSON included
         kind = "NOT fair" if isinstance(error, FairnessError) else "cannot check"
         print(f"bones verify: {path}: {kind}: {error}", file=sys.stderr)

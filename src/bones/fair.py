@@ -39,7 +39,7 @@ from bones.round import Deal, split
 from bones.rules import Rules
 from bones.tiles import BY_INDEX, Tile, tiles_of
 
-__all__ = ["ALGORITHM", "FairDeck", "FairnessError", "verify"]
+__all__ = ["ALGORITHM", "FairDeck", "FairnessError", "verify", "verify_tournament"]
 
 ALGORITHM = "bones-fair-v1"
 
@@ -95,6 +95,24 @@ class FairDeck:
             return hashlib.sha256(self.seed + b"undo" + k.to_bytes(4, "big")
                                   + bytes([tile.index])).digest()
         return sorted(tiles, key=key)
+
+    def board(self, round_: int, board: int) -> FairDeck:
+        """The deck of a duplicate tournament's ``board`` in round ``round_`` (both from
+        1), derived from the tournament's: seed SHA-256(seed || "board" || round ||
+        board), salt the first 16 bytes of SHA-256(salt || "board" || round || board),
+        the numbers 4 bytes big-endian. Every table of the board is dealt from it, so
+        all hold the same hands and draw the same boneyard; revealing the tournament's
+        seed and salt at its end lets anyone derive every board's.
+
+        >>> tournament = FairDeck(bytes(32), bytes(16))
+        >>> tournament.board(1, 2).commitment == tournament.board(1, 2).commitment
+        True
+        >>> tournament.board(1, 2).commitment == tournament.board(2, 1).commitment
+        False
+        """
+        tail = b"board" + round_.to_bytes(4, "big") + board.to_bytes(4, "big")
+        return FairDeck(hashlib.sha256(self.seed + tail).digest(),
+                        hashlib.sha256(self.salt + tail).digest()[:16])
 
     def reveal(self) -> dict[str, str]:
         """What the record holds once the game is over."""
@@ -179,3 +197,40 @@ def verify(record: Any, committed: str | None = None) -> str:
             raise FairnessError(f"deal {number} is not the deal that was committed to")
     return (f"the {len(deals)} deals are the ones committed to before the game "
             f"(commitment {deck.commitment[:16]}…)")
+
+
+def verify_tournament(document: Any, committed: str | None = None) -> str:
+    """Check a duplicate tournament's document (``GET /api/tournaments/{id}/record`` once
+    it is over): its revealed seed and salt give the commitment shown before it began,
+    each board's deck derives from them (:meth:`FairDeck.board`), and every game's record
+    was dealt from its board's deck (:func:`verify`). A line saying so, or
+    ``FairnessError`` naming the first thing wrong. ``committed``: the tournament's
+    commitment shown before it began, where the checker kept it."""
+    fair = document.get("fair") if isinstance(document, dict) else None
+    games = document.get("games") if isinstance(document, dict) else None
+    if not isinstance(fair, dict) or not isinstance(games, list):
+        raise FairnessError("the document has no tournament commitment and games to check")
+    try:
+        deck = FairDeck(bytes.fromhex(fair["seed"]), bytes.fromhex(fair["salt"]))
+    except (KeyError, TypeError, ValueError) as error:
+        raise FairnessError(f"the revealed seed or salt cannot be read ({error})") from None
+    if not hmac.compare_digest(deck.commitment, str(fair.get("commitment"))):
+        raise FairnessError("the revealed seed and salt do not give the tournament's "
+                            "commitment")
+    if committed is not None and not hmac.compare_digest(deck.commitment, committed):
+        raise FairnessError("the tournament's commitment is not the one shown before it "
+                            "began")
+    for game in games:
+        try:
+            where = f"round {int(game['round'])} board {int(game['board'])}"
+            board = deck.board(int(game["round"]), int(game["board"]))
+            record = game["record"]
+        except (KeyError, TypeError, ValueError) as error:
+            raise FairnessError(f"a game's round, board or record cannot be read "
+                                f"({error})") from None
+        try:
+            verify(record, board.commitment)
+        except FairnessError as error:
+            raise FairnessError(f"{where}, table {game.get('table')}: {error}") from None
+    return (f"the {len(games)} games were dealt from the boards committed to before the "
+            f"tournament (commitment {deck.commitment[:16]}…)")

@@ -9,16 +9,20 @@ scripted players runs to its end, its standings the games' results."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import time
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
 import httpx
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bones import cli
 from bones.server.tournaments import arena, duplicate, swiss
-from tests.server.live import Client, Server, in_threads, play_out
+from tests.server.live import Client, Server, in_threads, play_out, sqlite_url
 
 
 @given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from([2, 3, 4]), st.booleans()),
@@ -307,3 +311,176 @@ def test_an_arena_runs_to_its_end_and_its_standings_are_the_games(server: Server
     for client in clients:  # each entrant was told it began
         told = client.get("/api/notifications").json()["items"]
         assert [(n["kind"], n["tournament"]) for n in told] == [("tournament", made["id"])]
+
+
+def _in_rounds(server: Server, kind: str, players: int, variant: str = "draw",
+               partners: dict[int, int] | None = None, **more: object
+               ) -> tuple[str, list[str], list[list[str]]]:
+    """A ``kind`` tournament of ``players`` scripted players (those in ``partners``
+    asking for each other) run to its end: its id, the players' names and each one's
+    results."""
+    tag = random.randrange(10**7)
+    names = [f"R{kind[0]}{n}x{tag}" for n in range(players)]
+    clients = [server.account(name) for name in names]
+    seats = [{"kind": "human"}] * (4 if variant == "kozel" else 2)
+    made = clients[0].post("/api/tournaments", json={
+        "kind": kind, "name": f"{kind} {tag}", **more,
+        "starts": (datetime.now(UTC) + timedelta(seconds=8 + players)).isoformat(),
+        "table": {"variant": variant, "options": {"target": None}, "seats": seats}})
+    assert made.status_code == 201, made.text
+    tid = made.json()["id"]
+    for n, client in enumerate(clients):
+        mate = (partners or {}).get(n)
+        body = None if mate is None else {"partner": names[mate]}
+        assert client.post(f"/api/tournaments/{tid}/join", json=body).status_code == 204
+    played = in_threads([lambda c=c, n=n: _arena_player(server, c, tid, n)
+                         for n, c in enumerate(clients)])
+    assert server.get(f"/api/tournaments/{tid}")["state"] == "finished"
+    late = clients[0].post(f"/api/tournaments/{tid}/join")
+    assert late.status_code == 409
+    return tid, names, played
+
+
+def test_a_swiss_of_nine_runs_its_four_rounds(server: Server) -> None:
+    """Nine scripted players, four rounds: every round four tables and a bye, nobody
+    met twice, nobody given two byes; each one's score is their games' (1 a win, ½ a
+    tie) and the bye's, and the Buchholz is the sum of the opponents' scores."""
+    tid, names, played = _in_rounds(server, "swiss", 9, rounds=4)
+    drawn = server.get(f"/api/tournaments/{tid}/rounds")
+    assert [r["round"] for r in drawn] == [1, 2, 3, 4]
+    met: set[frozenset[str]] = set()
+    byes = [r["bye"] for r in drawn]
+    assert None not in byes and len(set(byes)) == 4
+    score = dict.fromkeys(names, 0.0)
+    opponents: dict[str, list[str]] = {n: [] for n in names}
+    for r in drawn:
+        assert len(r["tables"]) == 4
+        assert sorted([*(s for t in r["tables"] for s in t["sides"]), r["bye"]]) == sorted(names)
+        score[r["bye"]] += 1
+        for table in r["tables"]:
+            pair = frozenset(table["sides"])
+            assert pair not in met, f"{pair} met twice"
+            met.add(pair)
+            assert len(table["tables"]) == 1 and sum(table["points"]) == 1
+            for side, name in enumerate(table["sides"]):
+                score[name] += table["points"][side]
+                opponents[name].append(table["sides"][1 - side])
+    standings = server.get(f"/api/tournaments/{tid}/standings")
+    for row in standings:
+        assert row["score"] == score[row["name"]] == sum(row["sheet"])
+        assert row["buchholz"] == sum(score[o] for o in opponents[row["name"]])
+    assert [r["score"] for r in standings] == sorted(score.values(), reverse=True)
+    for name, results in zip(names, played, strict=True):
+        assert len(results) == 4 - (name in byes)
+
+
+def _boards_of(document: dict[str, Any]) -> dict[tuple[int, int], list[dict[str, Any]]]:
+    found: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for game in document["games"]:
+        found.setdefault((game["round"], game["board"]), []).append(game)
+    return found
+
+
+def _checked(server: Server, tid: str, tmp_path: Path, tables: int) -> dict[str, Any]:
+    """A finished duplicate's document: every board played at ``tables`` tables, all
+    dealt the same hands and boneyard; ``bones verify`` passes it, and refuses it with
+    one deal changed."""
+    document = server.get(f"/api/tournaments/{tid}/record")
+    assert document["fair"]["commitment"] == server.get(f"/api/tournaments/{tid}")["commitment"]
+    for games in _boards_of(document).values():
+        assert len(games) == tables
+        deals = [g["record"]["deals"][0] for g in games]
+        assert all(d == deals[0] for d in deals), "every table of a board has its deal"
+    kept = tmp_path / "tournament.json"
+    kept.write_text(json.dumps(document))
+    assert cli.main(["verify", str(kept)]) == 0
+    hands = document["games"][-1]["record"]["deals"][0]["hands"]
+    hands[0], hands[1] = hands[1], hands[0]
+    kept.write_text(json.dumps(document))
+    assert cli.main(["verify", str(kept)]) == 2
+    return document
+
+
+def _matchpoints_by_hand(document: dict[str, Any], sides: int) -> dict[frozenset[str], int]:
+    """Each entrant's matchpoints from the records themselves: on each board, each
+    side's points less the other's, compared with those who held the same hands."""
+    earned: dict[frozenset[str], int] = {}
+    for games in _boards_of(document).values():
+        for side in (0, 1):
+            results = []
+            for game in games:
+                names = frozenset(n for seat, n in enumerate(game["names"]) if seat % 2 == side)
+                scores = game["scores"]
+                mine = scores[side] - scores[1 - side]
+                results.append((names, -mine if sides == 4 else mine))
+            for names, mine in results:
+                earned[names] = earned.get(names, 0) + sum(
+                    2 if mine > theirs else mine == theirs for _, theirs in results) - 1
+    return earned
+
+
+def test_a_duplicate_of_eight_deals_every_table_the_same_boards(
+        server: Server, tmp_path: Path) -> None:
+    """Eight players, two rounds of two boards: each board dealt alike at all four
+    tables (``bones verify`` checks the deals against the seed revealed at the end);
+    each one's matchpoints those of their results against the others who held the
+    same hands."""
+    tid, _, played = _in_rounds(server, "duplicate", 8, rounds=2, boards=2)
+    assert all(len(results) == 4 for results in played)
+    document = _checked(server, tid, tmp_path, tables=4)
+    standings = server.get(f"/api/tournaments/{tid}/standings")
+    by_hand = _matchpoints_by_hand(document, 2)
+    for row in standings:
+        assert row["score"] == by_hand[frozenset([row["name"]])] == sum(row["sheet"])
+    boards = server.get(f"/api/tournaments/{tid}/boards")
+    assert [(b["round"], b["board"], len(b["results"])) for b in boards] == [
+        (1, 1, 4), (1, 2, 4), (2, 1, 4), (2, 2, 4)]
+
+
+def test_a_duplicate_of_four_kozel_pairs(server: Server, tmp_path: Path) -> None:
+    """Eight players, two of them naming each other, make four pairs: the two play
+    together, the others are paired as they joined; three rounds, every pair meets
+    every other, every board alike at both tables, verified."""
+    tid, names, _ = _in_rounds(server, "duplicate", 8, variant="kozel",
+                               partners={0: 5, 5: 0, 2: 7}, rounds=3, boards=1)
+    standings = server.get(f"/api/tournaments/{tid}/standings")
+    assert sorted(sorted(row["players"]) for row in standings) == sorted(
+        [sorted([names[0], names[5]]), [names[1], names[2]], [names[3], names[4]],
+         [names[6], names[7]]])
+    document = _checked(server, tid, tmp_path, tables=2)
+    by_hand = _matchpoints_by_hand(document, 4)
+    for row in standings:
+        assert row["score"] == by_hand[frozenset(row["players"])]
+    met = {frozenset(t["sides"]) for r in server.get(f"/api/tournaments/{tid}/rounds")
+           for t in r["tables"]}
+    assert len(met) == 6  # each of four pairs met the three others
+
+
+def test_a_player_who_misses_two_games_in_a_row_is_withdrawn_and_told(
+        tmp_path: Path) -> None:
+    """A Swiss of four in which one never comes: a bot plays their seat each time
+    (after a second away), and after the second game missed they are withdrawn,
+    told, and the last round pairs the three others (one with a bye)."""
+    server = Server(sqlite_url(tmp_path / "bones.db"), leave_after=1).start()
+    try:
+        tag = random.randrange(10**7)
+        names = [f"Miss{n}x{tag}" for n in range(4)]
+        clients = [server.account(name) for name in names]
+        made = clients[0].post("/api/tournaments", json={
+            "kind": "swiss", "name": "three rounds", "rounds": 3,
+            "starts": (datetime.now(UTC) + timedelta(seconds=6)).isoformat(),
+            "table": {"variant": "draw", "options": {"target": None},
+                      "seats": [{"kind": "human"}] * 2}}).json()
+        for client in clients:
+            assert client.post(f"/api/tournaments/{made['id']}/join").status_code == 204
+        in_threads([lambda c=c, n=n: _arena_player(server, c, made["id"], n)
+                    for n, c in enumerate(clients[:3])])
+        drawn = server.get(f"/api/tournaments/{made['id']}/rounds")
+        assert [r["bye"] for r in drawn][:2] == [None, None]
+        assert drawn[2]["bye"] is not None
+        assert names[3] not in [s for t in drawn[2]["tables"] for s in t["sides"]]
+        assert server.get(f"/api/tournaments/{made['id']}")["entrants"] == names[:3]
+        told = clients[3].get("/api/notifications").json()["items"]
+        assert ("withdrawn", made["id"]) in [(n["kind"], n["tournament"]) for n in told]
+    finally:
+        server.stop()

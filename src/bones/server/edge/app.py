@@ -135,7 +135,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
                community_router(moderation, presence, accounts, hub.blocks),
                profiles_router(hub.store, accounts), tables_router(hub, accounts),
                games_router(hub, analyses), operator_router(hub, analyses),
-               seek_router(seeker), tournaments_router(hub.store.engine)]
+               seek_router(seeker), tournaments_router(hub.store)]
     app.state.routers = routers
     for router in routers:
         app.include_router(router)

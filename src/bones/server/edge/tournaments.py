@@ -1,6 +1,8 @@
 """Tournaments over HTTP: any player who signed up makes one (public, or private behind
 its link); everyone lists them, upcoming, running and finished, and reads one with its
-entrants and (an arena's) standings; players (and programs, with their API tokens) join,
+entrants, standings, rounds and (a duplicate's) boards, and once a duplicate is over
+its every game with the seed and salt its deals came from (``bones verify`` reads it);
+players (and programs, with their API tokens) join (in Kozel's pairs naming a partner),
 withdraw and find their game being played.
 """
 
@@ -9,17 +11,21 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException
-from sqlalchemy.engine import Engine
 
 from bones.server.edge.auth import Needed
 from bones.server.edge.stored import stored
 from bones.server.protocol import (
     BAD_BODY,
+    BoardInfo,
+    Partnering,
+    RoundInfo,
     StandingInfo,
     TournamentInfo,
     Tournamenting,
     TournamentSeat,
 )
+from bones.server.store.records import Store
+from bones.server.tournaments import rounds
 from bones.server.tournaments.entries import Tournaments
 from bones.server.tournaments.games import TournamentGames
 from bones.server.tournaments.running import ends, shown, sides, standings
@@ -33,10 +39,34 @@ ANSWERS: dict[int | str, dict[str, Any]] = {
     409: {"description": "The tournament is over (or you are not in it)"}}
 
 
-def tournaments_router(engine: Engine) -> APIRouter:
+def tournaments_router(store: Store) -> APIRouter:
     """The tournaments' routes."""
     router = APIRouter()
-    book, games = Tournaments(engine), TournamentGames(engine)
+    book, games = Tournaments(store.engine), TournamentGames(store.engine)
+
+    def standings_of(tournament: str) -> list[StandingInfo]:
+        info = book.get(tournament)
+        played = games.played(tournament)
+        if info.kind == "arena":
+            return shown(standings(book.entered(tournament, True), played, ends(info),
+                                   sides(info)))
+        teams = book.teams(tournament)
+        if info.kind == "swiss":
+            return rounds.swiss_standings(teams, played)
+        return rounds.duplicate_standings(teams, played)
+
+    def document(tournament: str) -> dict[str, Any]:
+        fair = book.revealed(tournament)
+        if fair is None:
+            raise HTTPException(409, "a duplicate's deals are revealed once it is over")
+        found = []
+        for game in games.played(tournament):
+            kept = store.game(game.table)
+            if kept is not None:
+                found.append({"round": game.round, "board": game.board,
+                              "table": game.table, "names": kept.names,
+                              "scores": kept.scores, "record": kept.record})
+        return {"tournament": tournament, "fair": fair, "games": found}
 
     @router.post("/api/tournaments", status_code=201, responses={**BAD_BODY, **ANSWERS})
     async def make(body: Tournamenting, account: Needed) -> TournamentInfo:
@@ -62,12 +92,36 @@ def tournaments_router(engine: Engine) -> APIRouter:
 
     @router.get("/api/tournaments/{tournament}/standings", responses={404: ANSWERS[404]})
     async def standing(tournament: str) -> list[StandingInfo]:
-        """An arena's standings, best first (the games that ended in its time), those
-        who withdrew too."""
+        """The standings, best first, those who withdrew too: an arena's from the games
+        that ended in its time, a Swiss's with its tiebreaks, a duplicate's
+        matchpoints."""
+        return await stored(standings_of, tournament)
+
+    @router.get("/api/tournaments/{tournament}/rounds", responses={404: ANSWERS[404]})
+    async def drawn(tournament: str) -> list[RoundInfo]:
+        """A Swiss's or a duplicate's rounds drawn so far: each table with its games and
+        (once over) each side's points, and the bye."""
         info = await stored(book.get, tournament)
-        return shown(standings(await stored(book.entered, tournament, True),
-                               await stored(games.played, tournament), ends(info),
-                               sides(info)))
+        return rounds.round_infos(await stored(book.teams, tournament),
+                                  await stored(book.pairings, tournament),
+                                  await stored(games.played, tournament),
+                                  info.boards or 0)
+
+    @router.get("/api/tournaments/{tournament}/boards", responses={404: ANSWERS[404]})
+    async def boards(tournament: str) -> list[BoardInfo]:
+        """A duplicate's boards played so far, each table's result side by side."""
+        await stored(book.get, tournament)
+        return rounds.board_infos(await stored(book.teams, tournament),
+                                  await stored(games.played, tournament))
+
+    @router.get("/api/tournaments/{tournament}/record",
+                responses={404: ANSWERS[404], 409: {"description": "Not a duplicate that "
+                                                    "is over"}})
+    async def record(tournament: str) -> dict[str, Any]:
+        """A finished duplicate's every game with its round and board, players, final
+        scores and record, and the seed and salt its boards were dealt from (``bones
+        verify`` checks it)."""
+        return await stored(document, tournament)
 
     @router.get("/api/tournaments/{tournament}/game",
                 responses={**ANSWERS, 404: {"description": "No game of yours being played"}})
@@ -79,11 +133,15 @@ def tournaments_router(engine: Engine) -> APIRouter:
         table, seat, token = found
         return TournamentSeat(table=table, seat=seat, token=token)
 
-    @router.post("/api/tournaments/{tournament}/join", status_code=204, responses=ANSWERS)
-    async def join(tournament: str, account: Needed) -> None:
-        """Enter the tournament (again, after withdrawing)."""
+    @router.post("/api/tournaments/{tournament}/join", status_code=204,
+                 responses={**BAD_BODY, **ANSWERS})
+    async def join(tournament: str, account: Needed,
+                   body: Partnering | None = None) -> None:
+        """Enter the tournament (again, after withdrawing); in Kozel played in rounds,
+        naming the partner you would play with."""
         account.check("suspended")
-        await stored(book.join, tournament, account, conflict=409)
+        await stored(book.join, tournament, account, None if body is None else body.partner,
+                     conflict=409)
 
     @router.post("/api/tournaments/{tournament}/withdraw", status_code=204,
                  responses=ANSWERS)

@@ -87,10 +87,12 @@ class ChallengeInfo(BaseModel):
     seat: Joined | None = None
 
 
-NoticeKind = Literal["challenge", "accepted", "declined", "cancelled", "rematch", "tournament"]
+NoticeKind = Literal["challenge", "accepted", "declined", "cancelled", "rematch", "tournament",
+                     "withdrawn"]
 """What a notice tells: a challenge to you; your challenge ``accepted``, ``declined``
 or ``cancelled`` (to you, by the challenger); a ``rematch`` offered at a table you
-played; a ``tournament`` you joined starting."""
+played; a ``tournament`` you joined starting; ``withdrawn`` from one, after missing two
+games in a row (or left without a partner for Kozel's pairs)."""
 
 
 class Notification(BaseModel):

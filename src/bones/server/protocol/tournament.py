@@ -25,7 +25,17 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from bones.server.protocol.rest import TIME_CONTROL, CreateTable, HumanSeat
 from bones.server.protocol.text import clean_text
 
-__all__ = ["StandingInfo", "TournamentInfo", "TournamentSeat", "Tournamenting"]
+__all__ = [
+    "BoardInfo",
+    "BoardResult",
+    "Pairing",
+    "Partnering",
+    "RoundInfo",
+    "StandingInfo",
+    "TournamentInfo",
+    "TournamentSeat",
+    "Tournamenting",
+]
 
 TournamentKind = Literal["arena", "swiss", "duplicate"]
 ROUNDS = {"swiss": 15, "duplicate": 10}
@@ -35,7 +45,9 @@ ROUNDS = {"swiss": 15, "duplicate": 10}
 class Tournamenting(BaseModel):
     """A new tournament: its format, name and table (its seats all people's: whom the
     pairing seats there), when it starts, and how long it lasts: an arena's ``minutes``,
-    the ``rounds`` of a Swiss or a duplicate (and a duplicate's ``boards`` a round).
+    the ``rounds`` of a Swiss or a duplicate (and a duplicate's ``boards`` a round: each
+    board one deal, so a duplicate's table plays a single round). A Swiss or a
+    duplicate seats two sides a table: a two-player game, or Kozel's pairs.
     Its games have a clock (15 s and a 2-minute bank unless chosen), and anyone watches
     them when it is ``public``: listed (else open to those given its link).
     ``least_rating``: the rating in its game an entrant needs; ``bots``: bot accounts
@@ -68,12 +80,24 @@ class Tournamenting(BaseModel):
         if (self.boards is not None) != (self.kind == "duplicate"):
             raise ValueError("a duplicate, and only a duplicate, plays boards: say how many "
                              "a round (1-8)")
+        if self.kind != "arena":
+            self._two_sides()
         if self.starts.tzinfo is None:
             raise ValueError("say the start's time zone (an ISO time with an offset)")
         if self.table.clock is None:  # strangers' games have a clock
             self.table.clock, self.table.bank = TIME_CONTROL
         self.table.public = self.public  # a public tournament's games are watched
         return self
+
+    def _two_sides(self) -> None:
+        if self.table.variant != "kozel" and self.table.rules().players != 2:
+            raise ValueError("a Swiss or a duplicate seats two sides a table: a two-player "
+                             "game, or Kozel's pairs")
+        if self.kind == "duplicate":
+            if self.table.options.target is not None and "target" in (
+                    self.table.options.model_fields_set):
+                raise ValueError("a duplicate's board is one deal: leave the target out")
+            self.table.options.target = None
 
 
 class TournamentInfo(BaseModel):
@@ -95,18 +119,75 @@ class TournamentInfo(BaseModel):
     bots: bool = False
     entrants: list[str] = []
     """Those entered and not withdrawn, in the order they joined."""
+    round: int | None = None
+    """A Swiss's or a duplicate's round being played (none before the first)."""
+    commitment: str | None = None
+    """A duplicate's: the SHA-256 commitment to its sealed deals, shown from the start
+    (``bones.fair``); the seed and salt are revealed when it is over."""
+
+
+class Partnering(BaseModel):
+    """Joining a Kozel tournament played by pairs: the partner asked for (each names
+    the other to play together; those who name nobody, or whose partner does not name
+    them back, are paired with one another when it begins)."""
+
+    model_config = ConfigDict(extra="forbid")
+    partner: str | None = Field(default=None, max_length=40)
 
 
 class StandingInfo(BaseModel):
-    """A player's place in an arena's standings: their score, each game's points as
-    counted (a streak's wins doubled), whether they are on a streak, and whether they
-    are playing now."""
+    """An entrant's place in the standings (``name``: a Kozel pair's names joined by
+    " & ", each in ``players``): their score (an arena's points, a Swiss's wins and
+    halves, a duplicate's matchpoints), each game's points as counted (in an arena a
+    streak's wins doubled), whether they are on a streak, whether they are playing now,
+    and a Swiss's tiebreaks."""
 
     name: str
-    score: int
-    sheet: list[int]
-    on_fire: bool
+    players: list[str] = []
+    score: float
+    sheet: list[float]
+    on_fire: bool = False
     playing: bool
+    buchholz: float | None = None
+    sonneborn_berger: float | None = None
+    withdrawn: bool = False
+
+
+class Pairing(BaseModel):
+    """One table of a round: each side's entrant, the games it played (a duplicate's
+    one a board, in order), and the points each side scored there (a Swiss's 1, ½ or
+    0; a duplicate's matchpoints), none while it is played."""
+
+    sides: list[str]
+    tables: list[str]
+    points: list[float] | None = None
+
+
+class RoundInfo(BaseModel):
+    """A Swiss's or a duplicate's round: its tables, and who sat out with a bye."""
+
+    round: int
+    tables: list[Pairing]
+    bye: str | None = None
+
+
+class BoardResult(BaseModel):
+    """One table's result on a board: the entrants holding the first and second seat's
+    hands, the first's result (its points less the other's), and each one's
+    matchpoints among those who held the same hands."""
+
+    table: str
+    sides: list[str]
+    result: int
+    matchpoints: list[int]
+
+
+class BoardInfo(BaseModel):
+    """A duplicate's board: every table's result on it side by side (once over)."""
+
+    round: int
+    board: int
+    results: list[BoardResult]
 
 
 class TournamentSeat(BaseModel):

@@ -379,6 +379,12 @@ class TournamentRow(Base):
     public: Mapped[bool] = mapped_column(Boolean, default=True)
     least_rating: Mapped[int | None] = mapped_column(Integer, default=None)
     bots: Mapped[bool] = mapped_column(Boolean, default=False)
+    fair: Mapped[dict[str, str] | None] = mapped_column(JSON, default=None)
+    """A duplicate's sealed deck (``FairDeck.to_dict``): secret until it is over."""
+    pairings: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, default=None)
+    """A Swiss's or a duplicate's rounds drawn so far: each ``{"round": n, "tables":
+    [[first, second], ...], "bye": entrant}``, an entrant named by its (first) player's
+    account."""
 
 
 class EntryRow(Base):
@@ -390,6 +396,12 @@ class EntryRow(Base):
                                             index=True)
     joined: Mapped[datetime] = mapped_column(default=now)
     withdrawn: Mapped[datetime | None] = mapped_column(default=None)
+    partner: Mapped[int | None] = mapped_column(Integer, default=None)
+    """In Kozel, the account this player asked to play with."""
+    team: Mapped[int | None] = mapped_column(Integer, default=None)
+    """In Kozel, once the tournament began: the pair's first player's account."""
+    missed: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """The games in a row this player was paired for and never came to."""
 
 
 class TournamentGameRow(Base):
@@ -406,6 +418,13 @@ class TournamentGameRow(Base):
     """Each seat's ``[place, shared]`` (place 0 first; shared: tied with another side)."""
     settled: Mapped[datetime | None] = mapped_column(default=None)
     """When its result was taken in (none while it is played)."""
+    round: Mapped[int | None] = mapped_column(Integer, default=None)
+    """A Swiss's or a duplicate's round (from 1); none in an arena."""
+    board: Mapped[int | None] = mapped_column(Integer, default=None)
+    """A duplicate's board in its round (from 1)."""
+    results: Mapped[list[int] | None] = mapped_column(JSON, default=None)
+    """Once over, each side's result on the deal: its points less the other's (Kozel's
+    penalties the other way round)."""
 
 
 class ResetRow(Base):

@@ -1,6 +1,7 @@
 """How a table's match ends: played to its end, or given up — resigned, lost on time,
 or claimed by the others from a player who left — and what the store keeps of it: the
-game with its names, sides, scores and record (the fair deck's secret revealed) and,
+game with its names, sides, scores and record (the fair deck's secret revealed, and the
+seats whose player never moved: ``idle``) and,
 for a rated game, the places it gives each side (none if a player never moved: the
 game is aborted, as lichess aborts one). Written with the last change, in the same
 transaction.
@@ -26,7 +27,7 @@ from bones.server.people.ratings import rank_game
 from bones.server.tables.seats import Entry, TableError
 from bones.server.tables.table import Table
 
-__all__ = ["aborted", "absent_left", "claim", "game", "resign"]
+__all__ = ["aborted", "absent_left", "claim", "game", "idle", "resign"]
 
 
 def resign(table: Table, seat: int, how: str = "resigned") -> list[Entry]:
@@ -82,16 +83,24 @@ def game(table: Table) -> dict[str, Any]:
         "sides": sides,
         "accounts": [s.account_id if s.kind == "human" else None for s in seats],
         "scores": list(match.scores), "winner": match.winner, "loser": match.loser,
-        "record": {**match.record(), "fair": table.deck.reveal(), "assists": table.assists},
+        "record": {**match.record(), "fair": table.deck.reveal(), "assists": table.assists,
+                   "idle": idle(table)},
         "rating": _rating(table, sides) if table.rated else None,
         "public": table.invite is None,
     }
 
 
+def idle(table: Table) -> list[int]:
+    """The seats whose player never made a move of their own (a bot, or the clock, made
+    every one): a tournament counts the game as missed by them."""
+    return [n for n, s in enumerate(table.seats)
+            if s.kind == "human" and s.chose - s.stood_in == 0]
+
+
 def aborted(table: Table) -> bool:
     """A rated match that ended before each of its players made a move of their own:
     it rates nobody, so a player who never came cannot be farmed for points."""
-    return table.rated and any(s.chose - s.stood_in == 0 for s in table.seats)
+    return table.rated and bool(idle(table))
 
 
 def _rating(table: Table, sides: list[int]) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
 
+from bones.fair import FairDeck
 from bones.server.metrics import Metrics
 from bones.server.people.chat import Chat
 from bones.server.people.players import Player
@@ -239,13 +240,16 @@ class Hub:
         return table, mine, tokens.get(mine) if mine is not None else None
 
     async def seat_together(self, spec: CreateTable, players: dict[int, Player],
-                            creator: str | None = None) -> tuple[Table, dict[int, str]]:
+                            creator: str | None = None, deck: FairDeck | None = None
+                            ) -> tuple[Table, dict[int, str]]:
         """A new table with ``players`` in their seats at once (a quick match's, sought
-        from the address ``creator``): the table and each seat's token."""
-        return await self._made(spec, players, creator)
+        from the address ``creator``; a duplicate board's, dealt from its ``deck``): the
+        table and each seat's token."""
+        return await self._made(spec, players, creator, deck)
 
     async def _made(self, spec: CreateTable, players: dict[int, Player],
-                    creator: str | None) -> tuple[Table, dict[int, str]]:
+                    creator: str | None, deck: FairDeck | None = None
+                    ) -> tuple[Table, dict[int, str]]:
         if spec.rated and not (players and all(p.rated for p in players.values())):
             raise TableError("rated", "a rated game is for players who signed up")
         seats = [Seat("bot", level=s.level) if isinstance(s, BotSeat) else Seat("human")
@@ -259,7 +263,7 @@ class Hub:
         table = Table(secrets.token_urlsafe(8), spec.rules(), seats, bot_delay=delay,
                       clock=spec.clock, bank=spec.bank or 0.0,
                       invite=None if spec.public else secrets.token_urlsafe(16),
-                      rated=spec.rated)
+                      rated=spec.rated, deck=deck or FairDeck.new())
         await self.open(table, creator)
         return table, tokens
 

@@ -4,13 +4,20 @@ from the finished game the table stored (at whichever process held it).
 
 A place is by the match's final scores (in Kozel the lower wins: its points are
 penalties), the winner first and the side that gave the match up (or left) last; sides
-tied share their place.
+tied share their place. With two sides each also gets a result: its points less the
+other's (Kozel's penalties the other way round), a duplicate's score on the board; a side
+that gave the game up scores :data:`FORFEIT` below nothing, the other as far above.
+
+A player the pairing seated who never made a move of their own missed the game; one who
+misses two in a row is withdrawn (and told, by the runner).
 
 >>> places(["a", "b"], sides=[0, 1], scores=[52, 31], winner=0, loser=1, variant="draw")
 [(0, False), (1, False)]
 >>> places(["a", "b", "c"], sides=[0, 1, 2], scores=[20, 20, 51], winner=2, loser=None,
 ...        variant="block")
 [(1, True), (1, True), (0, False)]
+>>> results([0, 18], "kozel", forfeit=None), results([12, 0], "draw", forfeit=1)
+([18, -18], [1000, -1000])
 """
 
 from __future__ import annotations
@@ -18,15 +25,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from bones.server.people.ratings import ranks
-from bones.server.store.schema import GameRow, TournamentGameRow, now
+from bones.server.store.schema import EntryRow, GameRow, TournamentGameRow, now
 
-__all__ = ["Played", "TournamentGames", "places"]
+__all__ = ["FORFEIT", "MISSED", "Played", "TournamentGames", "places", "results"]
+
+FORFEIT = 1000
+"""A forfeited game's result, each way."""
+MISSED = 2
+"""Games missed in a row that withdraw a player."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +53,15 @@ class Played:
     ended: datetime | None
     over: bool = False
     """Over, whether or not its result was taken in yet."""
+    round: int | None = None
+    board: int | None = None
+    results: list[int] | None = None
+    """With two sides, once taken in: each side's result (:func:`results`)."""
+
+    @property
+    def bye(self) -> bool:
+        """A Swiss's bye: one player, no game."""
+        return len(self.accounts) == 1
 
 
 def places(seats: Sequence[object], sides: Sequence[int], scores: Sequence[int],
@@ -53,31 +75,66 @@ def places(seats: Sequence[object], sides: Sequence[int], scores: Sequence[int],
             for n in range(len(seats))]
 
 
+def results(scores: Sequence[int], variant: str, forfeit: int | None) -> list[int]:
+    """Each of two sides' result: its points less the other's (Kozel's penalties the
+    other way round); ``forfeit``, the side that gave the game up, gets -:data:`FORFEIT`."""
+    if forfeit is not None:
+        return [-FORFEIT if side == forfeit else FORFEIT for side in (0, 1)]
+    sign = -1 if variant == "kozel" else 1
+    return [sign * (scores[0] - scores[1]), sign * (scores[1] - scores[0])]
+
+
+def _idle(record: dict[str, Any]) -> set[int]:
+    return set(record.get("idle") or ())
+
+
 class TournamentGames:
     """Every tournament's games in a store; each method is one transaction."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def seated(self, tournament: str, table: str, accounts: list[int],
-               tokens: list[str]) -> None:
-        """The pairing seated ``accounts`` (by seat) at ``table``."""
+    def seated(self, tournament: str, table: str, accounts: list[int], tokens: list[str],
+               round_: int | None = None, board: int | None = None) -> None:
+        """The pairing seated ``accounts`` (by seat) at ``table`` (in a round, on a
+        board)."""
         with Session(self.engine) as session, session.begin():
             session.add(TournamentGameRow(table_id=table, tournament_id=tournament,
-                                          accounts=accounts, tokens=tokens, created=now()))
+                                          accounts=accounts, tokens=tokens, created=now(),
+                                          round=round_, board=board))
 
-    def settle(self, tournament: str) -> int:
-        """Take in the places of the tournament's games that ended; how many."""
+    def bye(self, tournament: str, round_: int, account: int) -> None:
+        """A Swiss's bye in ``round_``: a game of one, won (once, however often told)."""
+        with Session(self.engine) as session, session.begin():
+            key = f"bye-{tournament}-{round_}"
+            if session.get(TournamentGameRow, key) is None:
+                session.add(TournamentGameRow(
+                    table_id=key, tournament_id=tournament, accounts=[account], tokens=[],
+                    created=now(), places=[[0, False]], settled=now(), round=round_))
+
+    def settle(self, tournament: str) -> list[int]:
+        """Take in the places (and results) of the tournament's games that ended; the
+        players withdrawn for missing :data:`MISSED` games in a row."""
         with Session(self.engine) as session, session.begin():
             found = session.execute(select(TournamentGameRow, GameRow).join(
                 GameRow, GameRow.table_id == TournamentGameRow.table_id).where(
                 TournamentGameRow.tournament_id == tournament,
-                TournamentGameRow.settled.is_(None))).all()
+                TournamentGameRow.settled.is_(None))
+                .order_by(GameRow.finished)).all()
+            gone: list[int] = []
             for mine, game in found:
                 mine.places = [list(p) for p in places(
                     game.names, game.sides, game.scores, game.winner, game.loser, game.variant)]
                 mine.settled = game.finished
-            return len(found)
+                if len(game.scores) == 2:
+                    forfeit = (game.record.get("forfeit") or {}).get("seat")
+                    mine.results = results(game.scores, game.variant,
+                                           None if forfeit is None else game.sides[forfeit])
+                idle = _idle(game.record)
+                gone += _missed(session, tournament,
+                                [a for n, a in enumerate(mine.accounts) if n in idle],
+                                [a for n, a in enumerate(mine.accounts) if n not in idle])
+            return gone
 
     def played(self, tournament: str) -> list[Played]:
         """The tournament's games, those ended first (in the order they ended), then those
@@ -88,7 +145,8 @@ class TournamentGames:
                 TournamentGameRow.tournament_id == tournament)).all()
             games = [Played(r.table_id, list(r.accounts),
                             None if r.places is None else [(p, s) for p, s in r.places],
-                            r.settled, ended is not None) for r, ended in rows]
+                            r.settled, ended is not None or r.settled is not None,
+                            r.round, r.board, r.results) for r, ended in rows]
         return sorted(games, key=lambda g: (g.ended is None, g.ended or now(), g.table))
 
     def mine(self, tournament: str, account: int) -> tuple[str, int, str] | None:
@@ -105,3 +163,22 @@ class TournamentGames:
                 seat = row.accounts.index(account)
                 return row.table_id, seat, row.tokens[seat]
         return None
+
+
+def _missed(session: Session, tournament: str, idle: list[int], played: list[int]) -> list[int]:
+    """Count a game missed by the ``idle`` and start again for those who ``played``;
+    withdraw whoever missed :data:`MISSED` in a row: those withdrawn."""
+    staying = (EntryRow.tournament_id == tournament, EntryRow.withdrawn.is_(None))
+    if played:
+        session.execute(update(EntryRow).where(*staying, EntryRow.account_id.in_(played))
+                        .values(missed=0))
+    if not idle:
+        return []
+    session.execute(update(EntryRow).where(*staying, EntryRow.account_id.in_(idle))
+                    .values(missed=EntryRow.missed + 1))
+    gone = list(session.scalars(select(EntryRow.account_id).where(
+        *staying, EntryRow.account_id.in_(idle), EntryRow.missed >= MISSED)))
+    if gone:
+        session.execute(update(EntryRow).where(*staying, EntryRow.account_id.in_(gone))
+                        .values(withdrawn=now()))
+    return gone

@@ -1,6 +1,10 @@
-"""Running the arenas: every :data:`PULSE` seconds each process looks for the arenas
-under way (and those whose start has come, which it starts, telling their entrants).
-For each it takes in the games that ended, and pairs the entrants who are waiting: not
+"""Running the tournaments: every :data:`PULSE` seconds each process looks for those under
+way (and those whose start has come, which it starts, telling their entrants). For each
+it takes in the games that ended (withdrawing, and telling, a player who missed two in a
+row). A Swiss or a duplicate then seats its round's tables (``rounds``), drawing the
+next round when one is over, and ends after the last.
+
+An arena pairs the entrants who are waiting: not
 at a game of the arena, not withdrawn, and here (a page of bones open, at any process:
 who is here), by :func:`bones.server.tournaments.arena.pair`, never two of them a block
 keeps apart where anyone else can be paired. The tables it makes are
@@ -18,15 +22,17 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
+from bones.fair import FairDeck
 from bones.server.meeting.notices import Notices
 from bones.server.people.players import Player
-from bones.server.protocol import StandingInfo, TournamentInfo
+from bones.server.protocol import NoticeKind, StandingInfo, TournamentInfo
 from bones.server.tables.hub import Hub
 from bones.server.tables.seats import TableError
 from bones.server.tables.settings import Unavailable
-from bones.server.tournaments import arena
-from bones.server.tournaments.entries import Tournaments
+from bones.server.tournaments import arena, duplicate, rounds
+from bones.server.tournaments.entries import Team, Tournaments, in_pairs
 from bones.server.tournaments.games import Played, TournamentGames
 
 __all__ = ["PULSE", "Runner", "ends", "shown", "sides", "standings"]
@@ -71,7 +77,7 @@ def standings(entrants: Sequence[tuple[int, str, bool]], played: Sequence[Played
 
 def shown(board: list[tuple[arena.Standing, str, bool]]) -> list[StandingInfo]:
     """The standings as players read them."""
-    return [StandingInfo(name=name, score=s.score, sheet=s.sheet, on_fire=s.on_fire,
+    return [StandingInfo(name=name, score=s.score, sheet=list(s.sheet), on_fire=s.on_fire,
                          playing=playing) for s, name, playing in board]
 
 
@@ -101,20 +107,81 @@ class Runner:
             await asyncio.sleep(PULSE)
 
     async def tick(self) -> None:
-        """One look at every arena due."""
+        """One look at every tournament due."""
         for info in await self.hub.read(self.book.due):
             cluster = self.hub.cluster
             if cluster is not None and await cluster.renew([f"tournament:{info.id}"]):
                 continue  # another process runs it
-            await self._arena(info)
+            if info.state == "upcoming":
+                await self._begin(info)
+            for account in await self.hub.write(self.games.settle, info.id):
+                await self._tell(account, info, "withdrawn")
+            await (self._arena(info) if info.kind == "arena" else self._rounds(info))
+
+    async def _begin(self, info: TournamentInfo) -> None:
+        told, alone = await self.hub.write(self.book.begin, info.id, in_pairs(info))
+        for account in told:
+            await self._tell(account, info, "tournament")
+        for account in alone:
+            await self._tell(account, info, "withdrawn")
+
+    async def _tell(self, account: int, info: TournamentInfo, kind: NoticeKind) -> None:
+        await self.notices.tell(account, kind, tournament=info.id,
+                                spec=info.table.model_dump(
+                                    mode="json", include={"variant", "options", "rated"}))
+
+    async def _rounds(self, info: TournamentInfo) -> None:
+        """Seat what is left of the round under way; draw the next once it is over;
+        end after the last."""
+        teams = await self.hub.read(self.book.teams, info.id)
+        drawn = await self.hub.read(self.book.pairings, info.id)
+        games = await self.hub.read(self.games.played, info.id)
+        boards = info.boards or 1
+        if info.kind == "duplicate" and not drawn:
+            drawn = await self.hub.write(self.book.draw, info.id, _movement(teams, info))
+        going = next((r for r in drawn if rounds.unfinished(teams, r, games, boards)), None)
+        if going is None:
+            if info.kind == "duplicate" or len(drawn) >= (info.rounds or 0) or sum(
+                    not t.withdrawn for t in teams) < 2:
+                await self.hub.write(self.book.end, info.id)
+                return
+            going = rounds.swiss_round(teams, games, len(drawn) + 1)
+            drawn = await self.hub.write(self.book.draw, info.id, [going])
+            going = drawn[-1]
+            if going.get("bye") is not None:
+                await self.hub.write(self.games.bye, info.id, going["round"], going["bye"])
+        await self._seat_round(info, teams, going, games)
+
+    async def _seat_round(self, info: TournamentInfo, teams: list[Team],
+                          going: dict[str, Any], games: list[Played]) -> None:
+        by_key = {t.key: t for t in teams}
+        people = {a: Player(n, a, g) for a, n, g in
+                  await self.hub.read(self.book.entered, info.id, True)}
+        deck = (await self.hub.read(self.book.secret, info.id)
+                if info.kind == "duplicate" else None)
+        for first, second in going["tables"]:
+            board = rounds.next_board(teams, going, (first, second), games, info.boards or 1)
+            if board is None:
+                continue
+            side = duplicate.seat_of((first, second), first, board) if deck else 0
+            await self._seat(info, rounds.seats(by_key[first], by_key[second], side), people,
+                             going["round"], board if deck else None,
+                             deck.board(going["round"], board) if deck else None)
+
+    async def _seat(self, info: TournamentInfo, accounts: Sequence[int],
+                    people: dict[int, Player], round_: int | None = None,
+                    board: int | None = None, deck: FairDeck | None = None) -> None:
+        """A table of the tournament with ``accounts`` in its seats, kept as its game."""
+        seated = {n: people[a] for n, a in enumerate(accounts)}
+        try:
+            table, tokens = await self.hub.seat_together(info.table, seated, deck=deck)
+        except (TableError, Unavailable) as error:
+            log.warning("a tournament's table could not be made: %s", error)
+            return
+        await self.hub.write(self.games.seated, info.id, table.id, list(accounts),
+                             [tokens[n] for n in range(len(accounts))], round_, board)
 
     async def _arena(self, info: TournamentInfo) -> None:
-        if info.state == "upcoming":
-            for account in await self.hub.write(self.book.begin, info.id):
-                await self.notices.tell(account, "tournament", tournament=info.id,
-                                        spec=info.table.model_dump(
-                                            mode="json", include={"variant", "options", "rated"}))
-        await self.hub.write(self.games.settle, info.id)
         until = ends(info)
         if datetime.now(until.tzinfo) >= until:
             await self.hub.write(self.book.end, info.id)
@@ -128,11 +195,13 @@ class Runner:
         named = {s.player: name for s, name, _ in board}
         apart = await self.hub.read(self.hub.blocks.among, [s.player for s in waiting])
         for group in arena.pair(waiting, info.table.rules().players, apart):
-            seated = {n: Player(named[a], a, guests[a]) for n, a in enumerate(group)}
-            try:
-                table, tokens = await self.hub.seat_together(info.table, seated)
-            except (TableError, Unavailable) as error:
-                log.warning("an arena's table could not be made: %s", error)
-                continue
-            await self.hub.write(self.games.seated, info.id, table.id, list(group),
-                                 [tokens[n] for n in range(len(group))])
+            await self._seat(info, group, {a: Player(named[a], a, guests[a]) for a in group})
+
+
+def _movement(teams: list[Team], info: TournamentInfo) -> list[dict[str, Any]]:
+    """A duplicate's every round, drawn as it begins: its entrants' round robin."""
+    keys = [t.key for t in teams if not t.withdrawn]
+    most = len(keys) - 1 + len(keys) % 2
+    schedule = duplicate.movement(keys, min(info.rounds or 1, most)) if len(keys) > 1 else []
+    return [{"round": n, "tables": [list(t) for t in tables], "bye": None}
+            for n, tables in enumerate(schedule, 1)]

@@ -1,0 +1,38 @@
+"""Tournaments played in rounds: each round's pairings, a duplicate's sealed deck; an
+entrant's partner (Kozel), pair and games missed in a row; a game's round and board and
+each side's result on it.
+
+Revision ID: 0013
+Revises: 0012
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0013"
+down_revision = "0012"
+branch_labels = None
+depends_on = None
+
+ADDED = {
+    "tournaments": [sa.Column("fair", sa.JSON), sa.Column("pairings", sa.JSON)],
+    "tournament_entries": [sa.Column("partner", sa.Integer),
+                           sa.Column("team", sa.Integer),
+                           sa.Column("missed", sa.Integer, nullable=False, server_default="0")],
+    "tournament_games": [sa.Column("round", sa.Integer), sa.Column("board", sa.Integer),
+                         sa.Column("results", sa.JSON)],
+}
+
+
+def upgrade() -> None:
+    for table, columns in ADDED.items():
+        with op.batch_alter_table(table) as altered:
+            for column in columns:
+                altered.add_column(column)
+
+
+def downgrade() -> None:
+    for table, columns in ADDED.items():
+        with op.batch_alter_table(table) as altered:
+            for column in columns:
+                altered.drop_column(column.name)
