@@ -356,3 +356,29 @@ class Worker:
         if self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=30)
+
+
+def play_tournament(server: Server, client: httpx.Client, tournament: str,
+                    seed: int) -> list[str]:
+    """A scripted player of a tournament: here (its notice socket open), it plays each
+    game the pairing gives it until the tournament is over; each game's result, in
+    order."""
+    rng = random.Random(seed)
+    here = Client(f"ws://127.0.0.1:{server.port}/ws/me", client)
+    results: list[str] = []
+    try:
+        while server.get(f"/api/tournaments/{tournament}")["state"] != "finished":
+            seat = client.get(f"/api/tournaments/{tournament}/game")
+            if seat.status_code == 404:
+                time.sleep(0.2)
+                continue
+            table = seat.json()
+            socket = server.socket(table["table"], table["token"])
+            last = play_out(socket, rng, timeout=60)
+            socket.close()
+            winner = last["table"]["winner"]
+            side = table["seat"] % 2 if last["table"]["variant"] == "kozel" else table["seat"]
+            results.append("tie" if winner is None else "win" if winner == side else "loss")
+    finally:
+        here.close()
+    return results

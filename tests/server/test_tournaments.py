@@ -11,18 +11,19 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from websockets.exceptions import ConnectionClosed
 
 from bones import cli
 from bones.server.tournaments import arena, duplicate, swiss
-from tests.server.live import Client, Server, in_threads, play_out, sqlite_url
+from tests.server.live import Client, Server, in_threads, play_tournament, sqlite_url
 
 
 @given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from([2, 3, 4]), st.booleans()),
@@ -247,31 +248,6 @@ def test_who_may_enter_a_tournament(server: Server) -> None:
     assert robot.post(f"/api/tournaments/{for_bots['id']}/join").status_code == 204
 
 
-def _arena_player(server: Server, client: httpx.Client, arena_id: str,
-                  seed: int) -> list[str]:
-    """A scripted player of an arena: here (its notice socket open), it plays each game
-    the pairing gives it until the arena is over; each game's result, in order."""
-    rng = random.Random(seed)
-    here = Client(f"ws://127.0.0.1:{server.port}/ws/me", client)
-    results: list[str] = []
-    try:
-        while server.get(f"/api/tournaments/{arena_id}")["state"] != "finished":
-            seat = client.get(f"/api/tournaments/{arena_id}/game")
-            if seat.status_code == 404:
-                time.sleep(0.2)
-                continue
-            table = seat.json()
-            socket = server.socket(table["table"], table["token"])
-            last = play_out(socket, rng, timeout=60)
-            socket.close()
-            winner = last["table"]["winner"]
-            results.append("tie" if winner is None else
-                           "win" if winner == table["seat"] else "loss")
-    finally:
-        here.close()
-    return results
-
-
 def _counted(results: list[str]) -> list[int]:
     """The arena's scoring, said again: 2 a win, 1 a tie, 0 a loss; a win after two
     wins in a row counts double."""
@@ -297,7 +273,7 @@ def test_an_arena_runs_to_its_end_and_its_standings_are_the_games(server: Server
     for client in clients:
         assert client.post(f"/api/tournaments/{made['id']}/join").status_code == 204
     assert server.get(f"/api/tournaments/{made['id']}")["state"] == "upcoming"
-    played = in_threads([lambda c=c, n=n: _arena_player(server, c, made["id"], n)
+    played = in_threads([lambda c=c, n=n: play_tournament(server, c, made["id"], n)
                          for n, c in enumerate(clients)])
     board = server.get(f"/api/tournaments/{made['id']}/standings")
     assert sorted(row["name"] for row in board) == sorted(names)
@@ -333,7 +309,7 @@ def _in_rounds(server: Server, kind: str, players: int, variant: str = "draw",
         mate = (partners or {}).get(n)
         body = None if mate is None else {"partner": names[mate]}
         assert client.post(f"/api/tournaments/{tid}/join", json=body).status_code == 204
-    played = in_threads([lambda c=c, n=n: _arena_player(server, c, tid, n)
+    played = in_threads([lambda c=c, n=n: play_tournament(server, c, tid, n)
                          for n, c in enumerate(clients)])
     assert server.get(f"/api/tournaments/{tid}")["state"] == "finished"
     late = clients[0].post(f"/api/tournaments/{tid}/join")
@@ -473,7 +449,7 @@ def test_a_player_who_misses_two_games_in_a_row_is_withdrawn_and_told(
                       "seats": [{"kind": "human"}] * 2}}).json()
         for client in clients:
             assert client.post(f"/api/tournaments/{made['id']}/join").status_code == 204
-        in_threads([lambda c=c, n=n: _arena_player(server, c, made["id"], n)
+        in_threads([lambda c=c, n=n: play_tournament(server, c, made["id"], n)
                     for n, c in enumerate(clients[:3])])
         drawn = server.get(f"/api/tournaments/{made['id']}/rounds")
         assert [r["bye"] for r in drawn][:2] == [None, None]
@@ -484,3 +460,40 @@ def test_a_player_who_misses_two_games_in_a_row_is_withdrawn_and_told(
         assert ("withdrawn", made["id"]) in [(n["kind"], n["tournament"]) for n in told]
     finally:
         server.stop()
+
+
+def test_a_tournament_page_is_pushed_and_carries_its_chat(server: Server) -> None:
+    """``/ws/tournament/{id}`` sends the page at once and again when it changes (a
+    player joins: pushed, not asked for); its chat is heard by the page's other
+    sockets but not by one who blocked the speaker; an unknown tournament is closed
+    with 4404."""
+    tag = random.randrange(10**7)
+    ann, bob, cy = (server.account(f"{n}{tag}") for n in ("Wann", "Wbob", "Wcy"))
+    made = ann.post("/api/tournaments", json=_arena()).json()
+    url = f"ws://127.0.0.1:{server.port}/ws/tournament/{made['id']}"
+    pages = [Client(url, c) for c in (ann, bob, cy)]
+    for page in pages:
+        first = page.recv()
+        assert (first["type"], first["info"]["id"], first["standings"]) == (
+            "tournament", made["id"], [])
+    assert bob.post(f"/api/tournaments/{made['id']}/join").status_code == 204
+    pushed = pages[0].until(lambda m: m["type"] == "tournament", timeout=10)
+    assert pushed["info"]["entrants"] == [f"Wbob{tag}"]
+    assert [row["name"] for row in pushed["standings"]] == [f"Wbob{tag}"]
+    assert cy.post("/api/blocks", json={"name": f"Wann{tag}"}).status_code == 204
+    pages[0].send({"v": 1, "type": "chat", "text": "good luck, all"})
+    heard = pages[1].until(lambda m: m["type"] == "chat")
+    assert (heard["room"], heard["name"], heard["text"]) == ("tournament", f"Wann{tag}",
+                                                            "good luck, all")
+    pages[1].send({"v": 1, "type": "chat", "text": "and to you"})
+    assert pages[2].until(lambda m: m["type"] == "chat")["text"] == "and to you"
+    assert all(m.get("text") != "good luck, all" for m in pages[2].received)
+    late = Client(url, bob)  # a newcomer hears the lines said
+    late.recv()
+    assert [late.recv()["text"] for _ in range(2)] == ["good luck, all", "and to you"]
+    unknown = Client(f"ws://127.0.0.1:{server.port}/ws/tournament/nope")
+    with pytest.raises(ConnectionClosed) as closed:
+        unknown.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
+    for page in [*pages, late, unknown]:
+        page.close()

@@ -10,6 +10,7 @@ opens each screen in turn."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -25,7 +26,15 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, TimeoutError
 
 from bones.server.people.moderation import Moderation
 from bones.server.store.records import Store
-from tests.server.live import Message, Server, play_all, play_out, sqlite_url
+from tests.server.live import (
+    Message,
+    Server,
+    in_threads,
+    play_all,
+    play_out,
+    play_tournament,
+    sqlite_url,
+)
 from tests.web.test_phone import OUTSIDE
 
 LANGUAGES = ["en", "de", "pl", "ru"]
@@ -116,6 +125,8 @@ class Scenes:
     """A table's path by the screen's name ("kozel mid-round")."""
     tournament: str = ""
     """An arena Walker and Otto joined, to begin in two hours."""
+    finished: dict[str, str] = field(default_factory=dict)
+    """A Swiss and a duplicate Walker and Otto played to their end, by format."""
 
 
 def _seat(made: Message) -> dict[str, Any]:
@@ -192,8 +203,27 @@ def scenes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scenes]:
                   "seats": [{"kind": "human"}, {"kind": "human"}]}}).json()["id"]
     for client in (otto, walker):
         client.post(f"/api/tournaments/{made.tournament}/join").raise_for_status()
+    made.finished = _tournaments_played(server, walker, otto)
     yield made
     server.stop()
+
+
+def _tournaments_played(server: Server, walker: httpx.Client, otto: httpx.Client
+                        ) -> dict[str, str]:
+    """A Swiss of one round and a duplicate of one round of two boards, Walker against
+    Otto, played to their end: each one's id."""
+    made = {}
+    for kind, more in (("swiss", {"rounds": 1}), ("duplicate", {"rounds": 1, "boards": 2})):
+        made[kind] = otto.post("/api/tournaments", json={
+            "kind": kind, "name": f"Otto's {kind} of the draw game", **more,
+            "starts": (datetime.now(UTC) + timedelta(seconds=4)).isoformat(),
+            "table": {"variant": "draw", "options": {"target": None},
+                      "seats": [{"kind": "human"}, {"kind": "human"}]}}).json()["id"]
+        for client in (otto, walker):
+            client.post(f"/api/tournaments/{made[kind]}/join").raise_for_status()
+    in_threads([lambda c=c, k=k, n=n: play_tournament(server, c, made[k], n)
+                for n, (c, k) in enumerate(itertools.product((walker, otto), made))])
+    return made
 
 
 def _moderated(server: Server, walker: httpx.Client, otto: httpx.Client) -> None:
@@ -345,6 +375,12 @@ def _walk_pages(walk: Walk, scenes: Scenes) -> None:
     walk.check("tournaments")
     walk.open(f"/tournament/{scenes.tournament}", "#standings")
     walk.check("a tournament, joined")
+    walk.open(f"/tournament/{scenes.finished['swiss']}", "#rounds")
+    walk.check("a Swiss, finished")
+    walk.open(f"/tournament/{scenes.finished['duplicate']}", "#boards-link")
+    walk.check("a duplicate, finished")
+    walk.open(f"/tournament/{scenes.finished['duplicate']}/boards", ".board-results")
+    walk.check("a duplicate's boards")
     walk.open("/stats/Walker", "#stats")
     walk.check("profile and statistics")
     walk.open("/account", "#password")

@@ -16,7 +16,7 @@ import { leaderboardScreen } from "./ratings.js";
 import { ReplayScreen } from "./replay.js";
 import { statsScreen } from "./stats.js";
 import { TableScreen } from "./table.js";
-import { TournamentScreen, tournamentsScreen } from "./tournaments.js";
+import { TournamentScreen, boardsScreen, tournamentsScreen } from "./tournaments.js";
 
 const main = document.querySelector("#app");
 let screen = null;
@@ -52,6 +52,8 @@ async function route() {
   if (location.pathname === "/leaderboard") return leaderboardScreen(root, go);
   if (location.pathname === "/mod") return moderationScreen(root, go);
   if (location.pathname === "/tournaments") return tournamentsScreen(root, go);
+  const boards = location.pathname.match(/^\/tournament\/([\w-]+)\/boards$/);
+  if (boards) return boardsScreen(root, boards[1], go);
   const tournament = location.pathname.match(/^\/tournament\/([\w-]+)$/);
   if (tournament) {
     screen = new TournamentScreen(root, tournament[1], go);

@@ -13,10 +13,11 @@ export function h(tag, attrs = {}, ...children) {
   return fill(node, ...children);
 }
 
-// The node's children replaced by `children`, skipping those that are null, undefined
-// or false as h() does: the DOM's own replaceChildren would print "null".
+// The node's children replaced by `children` (arrays, however nested, spread),
+// skipping those that are null, undefined or false as h() does: the DOM's own
+// replaceChildren would print "null".
 export function fill(node, ...children) {
-  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false)
+  node.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false)
     .map((c) => (c instanceof Node ? c : String(c))));
   return node;
 }

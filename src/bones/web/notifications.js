@@ -47,6 +47,7 @@ function words(n) {
     cancelled: () => t("challenge.cancelled", { name }),
     rematch: () => `${t("rematch.offeredBy", { name })}: ${gameWords(n.table_spec)}`,
     tournament: () => `${t("tournament.starting")}: ${gameWords(n.table_spec)}`,
+    withdrawn: () => `${t("tournament.withdrawnNotice")}: ${gameWords(n.table_spec)}`,
   }[n.kind];
   return said ? said() : n.kind;
 }

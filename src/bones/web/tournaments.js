@@ -1,19 +1,26 @@
 // Tournaments in the browser: the list (running, upcoming, finished) with a form to make
-// an arena; a tournament's page with its rules, its entrants, Join and Withdraw, the
-// standings (asked again every few seconds) and, while it runs, the player's own game,
-// to which the page takes them as soon as the pairing seats them (and whose end leads
-// back to the tournament, not to a rematch).
+// an arena, a Swiss or a duplicate; a tournament's page with its rules, its entrants,
+// Join (in Kozel played in rounds naming a partner) and Withdraw, the standings (a
+// Swiss's tiebreaks, a duplicate's matchpoints) and each round's pairings, pushed by
+// its socket with the tournament's chat, and, while it runs, the player's own game, to which the page takes
+// them as soon as the pairing seats them (and whose end leads back to the tournament, not
+// to a rematch). A duplicate's boards have a page of their own: every table's result on
+// each board side by side, each game's replay one tap away.
 
 import { me } from "./account.js";
+import { ChatBox } from "./chat.js";
 import { fill, h, radioPill } from "./dom.js";
 import { gameWords, moment, refusal, t } from "./i18n.js";
-import { api, seats } from "./net.js";
+import { api, Connection, seats } from "./net.js";
 
 const GAMES = ["draw", "block", "kozel", "allfives"];
 const TARGETS = [50, 100, 150, null];
 const MINUTES = [15, 30, 60, 90];
 const SOON = [5, 15, 30, 60];
-const ASK = 2000;  // ms between two asks for the standings and the player's game
+const KINDS = ["arena", "swiss", "duplicate"];
+const ROUNDS = [3, 4, 5, 7];
+const BOARDS = [1, 2, 4];
+const ASK = 2000;  // ms between two asks for the player's game
 
 function link(path, words, go, attrs = {}) {
   return h("a", { href: path, ...attrs, onclick: (e) => { e.preventDefault(); go(path); } }, words);
@@ -21,8 +28,12 @@ function link(path, words, go, attrs = {}) {
 
 function about(info) {
   return [t(`tournament.kind.${info.kind}`), gameWords(info.table),
-    info.minutes ? t("minutesN", { n: info.minutes }) : null].filter(Boolean).join(" · ");
+    info.minutes ? t("minutesN", { n: info.minutes }) : null,
+    info.rounds ? t("tournament.roundsN", { n: info.rounds }) : null,
+    info.boards ? t("tournament.boardsN", { n: info.boards }) : null].filter(Boolean).join(" · ");
 }
+
+const inPairs = (info) => info.kind !== "arena" && info.table.variant === "kozel";
 
 // The list: running, upcoming and finished, and the form that makes an arena.
 export async function tournamentsScreen(root, go) {
@@ -48,16 +59,31 @@ export async function tournamentsScreen(root, go) {
 }
 
 function makeForm(go) {
+  const select = (name, values, words, chosen) => h("select", { name },
+    values.map((n) => h("option", { value: n, selected: n === chosen }, words(n))));
+  const shown = () => {  // what the chosen format asks for
+    const kind = form.elements.kind.value;
+    form.querySelector("#tournament-length").hidden = kind !== "arena";
+    form.querySelector("#tournament-rounds").hidden = kind === "arena";
+    form.querySelector("#tournament-boards").hidden = kind !== "duplicate";
+    form.querySelector("#tournament-target").hidden = kind === "duplicate";
+  };
   const form = h("form", { class: "panel", id: "make-tournament" },
     h("h2", {}, t("tournament.make")),
+    h("fieldset", { class: "choices" }, h("legend", {}, t("tournament.format")),
+      KINDS.map((k, i) => radioPill("kind", k, t(`tournament.kind.${k}`), i === 0, shown))),
     h("label", { class: "name" }, t("tournament.name"),
       h("input", { name: "name", required: true, maxlength: 60, value: t("tournament.arenaName") })),
     h("fieldset", { class: "choices" }, h("legend", {}, t("game")),
       GAMES.map((v, i) => radioPill("variant", v, t(`variant.${v}`), i === 0))),
-    h("fieldset", { class: "choices" }, h("legend", {}, t("target")),
+    h("fieldset", { class: "choices", id: "tournament-target" }, h("legend", {}, t("target")),
       TARGETS.map((n, i) => radioPill("target", n ?? "", n ? t("points", { n }) : t("singleRound"), i === 0))),
-    h("label", {}, t("tournament.length"), " ",
-      h("select", { name: "minutes" }, MINUTES.map((n) => h("option", { value: n, selected: n === 30 }, t("minutesN", { n }))))),
+    h("label", { id: "tournament-length" }, t("tournament.length"), " ",
+      select("minutes", MINUTES, (n) => t("minutesN", { n }), 30)),
+    h("label", { id: "tournament-rounds", hidden: true }, t("tournament.rounds"), " ",
+      select("rounds", ROUNDS, String, 4)),
+    h("label", { id: "tournament-boards", hidden: true }, t("tournament.boards"), " ",
+      select("boards", BOARDS, String, 2)),
     h("label", {}, t("tournament.startsIn"), " ",
       h("select", { name: "soon" }, SOON.map((n) => h("option", { value: n }, t("minutesN", { n }))))),
     h("label", { class: "check" }, h("input", { type: "checkbox", name: "rated" }), " ", t("rated")),
@@ -66,13 +92,16 @@ function makeForm(go) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const f = form.elements;
+    const kind = f.kind.value;
     const players = f.variant.value === "kozel" ? 4 : 2;
     const starts = new Date(Date.now() + Number(f.soon.value) * 60_000).toISOString();
+    const options = kind === "duplicate" ? {} : { target: f.target.value ? Number(f.target.value) : null };
+    const length = kind === "arena" ? { minutes: Number(f.minutes.value) }
+      : { rounds: Number(f.rounds.value), boards: kind === "duplicate" ? Number(f.boards.value) : null };
     try {
       const made = await api("/api/tournaments", {
-        kind: "arena", name: f.name.value, minutes: Number(f.minutes.value), starts,
-        table: { variant: f.variant.value, rated: f.rated.checked,
-                 options: { target: f.target.value ? Number(f.target.value) : null },
+        kind, name: f.name.value, starts, ...length,
+        table: { variant: f.variant.value, rated: f.rated.checked, options,
                  seats: Array.from({ length: players }, () => ({ kind: "human" })) } });
       go(`/tournament/${made.id}`);
     } catch (error) {
@@ -82,80 +111,159 @@ function makeForm(go) {
   return form;
 }
 
-// One tournament's page, asked again every few seconds while it is open.
+// One tournament's page, as its socket pushes it (with the tournament's chat); while it
+// runs, an entrant's own game is asked for every few seconds.
 export class TournamentScreen {
   constructor(root, id, go) {
     Object.assign(this, { root, id, go });
-    this.ask();
-    this.asking = setInterval(() => this.ask(), ASK);
+    this.chat = new ChatBox((text) => this.connection.send({ type: "chat", text }), t("chatTournament"),
+      matchMedia("(min-width: 641px)").matches);
+    this.connection = new Connection(`tournament/${id}`, null, {
+      onTournament: (page) => this.show(page),
+      onChat: (line) => this.chat.add(line),
+      onError: (error) => this.chat.refused(refusal(error)),
+      onEnd: (code) => (code === 4404
+        ? fill(this.root, h("p", { class: "form-error", role: "alert" }, t("http.404")))
+        : this.chat.refused(code === 4451 ? t("error.banned") : t("http.403"))),
+    });
+    this.asking = setInterval(() => this.seek(), ASK);
   }
 
   close() {
     this.closed = true;
     clearInterval(this.asking);
+    this.connection.close();
   }
 
-  async ask() {
-    let info, board;
+  mine(info) {
+    return Boolean(me() && info.entrants.includes(me().name));
+  }
+
+  // Seated by the pairing: to the table (once).
+  async seek() {
+    const info = this.page?.info;
+    if (!info || info.state !== "running" || !this.mine(info)) return;
+    const game = await api(`/api/tournaments/${this.id}/game`).catch(() => null);
+    if (this.closed || !game || game.table === this.shown) return;
+    this.shown = game.table;
+    seats.set(game.table, game.seat, game.token);
+    localStorage.setItem(`bones.tournament.${game.table}`, this.id);  // its way back
+    this.go(`/t/${game.table}`);
+  }
+
+  // Drawn again only when something changed: a button redrawn under a finger loses its
+  // tap.
+  show(page) {
+    this.page = page;
+    const seen = JSON.stringify([page, me()?.name]);
+    if (seen === this.seen) return;
+    this.seen = seen;
+    this.render(page.info, page.standings, page.rounds, this.mine(page.info));
+    this.seek();
+  }
+
+  async act(what) {
+    const partner = this.root.querySelector("#partner")?.value.trim();
     try {
-      [info, board] = await Promise.all([api(`/api/tournaments/${this.id}`),
-        api(`/api/tournaments/${this.id}/standings`)]);
+      await api(`/api/tournaments/${this.id}/${what}`, partner && what === "join" ? { partner } : {});
+      const info = await api(`/api/tournaments/${this.id}`);  // at once, not at the next push
+      if (!this.closed) this.show({ ...this.page, info });
     } catch (error) {
-      if (!this.closed) fill(this.root, h("p", { class: "form-error", role: "alert" }, refusal(error)));
-      return;
-    }
-    const mine = me() && info.entrants.includes(me().name);
-    const game = mine && info.state === "running"
-      ? await api(`/api/tournaments/${this.id}/game`).catch(() => null) : null;
-    if (this.closed) return;
-    if (game && game.table !== this.shown) {  // seated by the pairing: to the table
-      this.shown = game.table;
-      seats.set(game.table, game.seat, game.token);
-      localStorage.setItem(`bones.tournament.${game.table}`, this.id);  // its way back
-      this.go(`/t/${game.table}`);
-      return;
-    }
-    // Drawn again only when something changed: a button redrawn under a finger loses
-    // its tap.
-    const seen = JSON.stringify([info, board, mine, me()?.name]);
-    if (seen !== this.seen) {
-      this.seen = seen;
-      this.render(info, board, mine);
+      this.root.querySelector(".form-error").textContent = refusal(error);
     }
   }
 
-  render(info, board, mine) {
-    const act = async (what) => {
-      try {
-        await api(`/api/tournaments/${this.id}/${what}`, {});
-        await this.ask();
-      } catch (error) {
-        this.root.querySelector(".form-error").textContent = refusal(error);
-      }
-    };
+  render(info, board, drawn, mine) {
     const ends = info.minutes ? new Date(new Date(info.starts).getTime() + info.minutes * 60_000).toISOString() : null;
-    fill(this.root, h("section", { class: "lobby", id: "tournament", dataset: { state: info.state } },
+    this.root.replaceChildren(this.chat.element, h("section", { class: "lobby", id: "tournament", dataset: { state: info.state } },
       h("h1", {}, info.name),
       h("p", { class: "rules-line" }, about(info)),
-      h("p", { id: "tournament-when" }, t(`tournament.when.${info.state}`,
-        { start: moment(info.starts), end: ends ? moment(ends) : "" })),
-      h("p", {}, t("tournament.rules")),
-      info.state === "finished" || !me() ? null : h("p", { class: "play-now-call" },
-        mine ? h("button", { type: "button", id: "withdraw", onclick: () => act("withdraw") }, t("tournament.withdraw"))
-          : h("button", { type: "button", class: "primary", id: "join-tournament", onclick: () => act("join") }, t("tournament.join")),
-        mine && info.state === "running" ? h("span", { id: "waiting-pairing" }, t("tournament.waiting")) : null),
+      h("p", { id: "tournament-when" }, info.kind === "arena" || info.state !== "running"
+        ? t(`tournament.when.${info.state}${info.kind === "arena" ? "" : "Rounds"}`,
+          { start: moment(info.starts), end: ends ? moment(ends) : "" })
+        : t("tournament.roundOf", { n: info.round ?? 1, of: info.rounds })),
+      h("p", {}, t(`tournament.rules.${info.kind}`)),
+      info.commitment ? h("p", { class: "commitment" }, t("tournament.sealed"), " ",
+        h("code", {}, info.commitment.slice(0, 16)), "…") : null,
+      this.actions(info, mine, (what) => this.act(what)),
       h("p", { class: "form-error", role: "alert" }),
       h("h2", {}, t("tournament.standings")),
-      board.length ? h("table", { class: "standings", id: "standings" },
-        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("tournament.player")),
-          h("th", {}, t("tournament.games")), h("th", {}, t("tournament.score")))),
-        h("tbody", {}, board.map((row, n) => h("tr", { class: row.on_fire ? "on-fire" : null },
-          h("td", {}, String(n + 1)),
-          h("td", {}, row.name, row.on_fire ? h("span", { class: "fire", title: t("tournament.onFire") }, " 🔥",
-              h("span", { class: "sr-only" }, t("tournament.onFire"))) : null,
-            row.playing ? h("small", {}, ` · ${t("tournament.playing")}`) : null),
-          h("td", { class: "sheet" }, row.sheet.join(" ")),
-          h("td", {}, h("strong", {}, String(row.score)))))))
-        : h("p", {}, t("tournament.noEntrants"))));
+      board.length ? standings(info, board) : h("p", {}, t("tournament.noEntrants")),
+      drawn.length ? [h("h2", {}, t("tournament.pairings")), rounds(drawn, this.go)] : null,
+      info.kind === "duplicate" && drawn.length ? h("p", {},
+        link(`/tournament/${info.id}/boards`, t("tournament.boardsLink"), this.go, { id: "boards-link" })) : null,
+      info.kind === "duplicate" && info.state === "finished" ? h("p", {}, h("a", {
+        href: `/api/tournaments/${info.id}/record`, download: `tournament-${info.id}.json` }, t("tournament.document"))) : null));
   }
+
+  actions(info, mine, act) {
+    const open = info.kind === "arena" || info.state === "upcoming";
+    if (info.state === "finished" || !me() || (!mine && !open)) return null;
+    return h("p", { class: "play-now-call" },
+      mine ? h("button", { type: "button", id: "withdraw", onclick: () => act("withdraw") }, t("tournament.withdraw"))
+        : [inPairs(info) ? h("label", {}, t("tournament.partner"), " ",
+          h("input", { id: "partner", maxlength: 40, autocomplete: "off" })) : null,
+        h("button", { type: "button", class: "primary", id: "join-tournament", onclick: () => act("join") }, t("tournament.join"))],
+      mine && info.state === "running" ? h("span", { id: "waiting-pairing" }, t("tournament.waiting")) : null);
+  }
+}
+
+function standings(info, board) {
+  const swiss = info.kind === "swiss";
+  return h("table", { class: `standings ${info.kind}`, id: "standings" },
+    h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t(inPairs(info) ? "tournament.pair" : "tournament.player")),
+      h("th", { class: "sheet" }, t(info.kind === "duplicate" ? "tournament.boards" : "tournament.games")),
+      h("th", {}, t(info.kind === "duplicate" ? "tournament.matchpoints" : "tournament.score")),
+      swiss ? [h("th", { title: t("tournament.buchholz") }, t("tournament.bh")),
+        h("th", { title: t("tournament.sonnebornBerger") }, t("tournament.sb"))] : null)),
+    h("tbody", {}, board.map((row, n) => h("tr", { class: [row.on_fire ? "on-fire" : "", row.withdrawn ? "withdrawn" : ""].join(" ").trim() || null },
+      h("td", {}, String(n + 1)),
+      h("td", {}, row.name, row.on_fire ? h("span", { class: "fire", title: t("tournament.onFire") }, " 🔥",
+          h("span", { class: "sr-only" }, t("tournament.onFire"))) : null,
+        row.playing ? h("small", {}, ` · ${t("tournament.playing")}`) : null,
+        row.withdrawn ? h("small", {}, ` · ${t("tournament.withdrawn")}`) : null),
+      h("td", { class: "sheet" }, row.sheet.map(points).join(" ")),
+      h("td", {}, h("strong", {}, points(row.score))),
+      swiss ? [h("td", {}, points(row.buchholz)), h("td", {}, points(row.sonneborn_berger))] : null))));
+}
+
+// ½ for half points, as chess writes them.
+function points(n) {
+  const whole = Math.floor(n);
+  return n - whole === 0.5 ? `${whole || ""}½` : String(n);
+}
+
+function rounds(drawn, go) {
+  return h("ol", { class: "rounds", id: "rounds" }, drawn.slice().reverse().map((r) =>
+    h("li", { value: r.round }, h("strong", {}, t("tournament.roundN", { n: r.round })),
+      h("ul", {}, r.tables.map((table) => h("li", {},
+        `${table.sides[0]} – ${table.sides[1]}`,
+        table.points ? ` ${points(table.points[0])} : ${points(table.points[1])}` : ` · ${t("tournament.playing")}`,
+        table.tables.map((id, n) => [" ", link(`/replay/${id}`, table.tables.length > 1 ? t("tournament.boardN", { n: n + 1 }) : t("tournament.replay"), go)]))),
+      r.bye ? h("li", {}, t("tournament.bye", { name: r.bye })) : null))));
+}
+
+// A duplicate's boards: every table's result on each board side by side.
+export async function boardsScreen(root, id, go) {
+  let info, boards;
+  try {
+    [info, boards] = await Promise.all([api(`/api/tournaments/${id}`), api(`/api/tournaments/${id}/boards`)]);
+  } catch (error) {
+    fill(root, h("p", { class: "form-error", role: "alert" }, refusal(error)));
+    return;
+  }
+  fill(root, h("section", { class: "lobby", id: "boards" },
+    h("h1", {}, info.name),
+    h("p", {}, link(`/tournament/${id}`, t("tournament.back"), go)),
+    h("p", {}, t("tournament.boardsAbout")),
+    boards.length ? boards.map((b) => [
+      h("h2", {}, `${t("tournament.roundN", { n: b.round })} · ${t("tournament.boardN", { n: b.board })}`),
+      h("table", { class: "standings board-results" },
+        h("thead", {}, h("tr", {}, h("th", {}, t("tournament.hands")),
+          h("th", {}, t("tournament.result")), h("th", { title: t("tournament.matchpoints") }, t("tournament.mp")))),
+        h("tbody", {}, b.results.map((r) => h("tr", {},
+          h("td", {}, link(`/replay/${r.table}`, `${r.sides[0]} – ${r.sides[1]}`, go, { title: t("tournament.replay") })),
+          h("td", {}, r.result > 0 ? `+${r.result}` : String(r.result)),
+          h("td", {}, `${r.matchpoints[0]} : ${r.matchpoints[1]}`)))))])
+      : h("p", {}, t("tournament.noBoards"))));
 }

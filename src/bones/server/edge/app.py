@@ -49,6 +49,7 @@ from bones.server.store.records import Store
 from bones.server.tables.hub import Hub, Limited, Settings, Unavailable
 from bones.server.thinking.jobs import Analyses, Busy
 from bones.server.tournaments.running import Runner
+from bones.server.tournaments.watching import Watching
 
 __all__ = ["DEFAULT_DB", "create_app"]
 
@@ -74,6 +75,8 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     notices = Notices(hub.allowance, Notifications(hub.store.engine), hub.settings.redis)
     hub.offered = notices.rematch
     runner = Runner(hub, notices, lambda: {someone.name for someone in presence.everyone})
+    watching = Watching(runner.book, runner.games, hub.chat, hub.blocks, hub.allowance,
+                        hub.settings.redis)
     accounts = Accounts(hub.store.engine, words=hub.words)
     moderation = Moderation(hub.store.engine)
 
@@ -84,6 +87,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
         presence.start()
         notices.start()
         runner.start()
+        watching.start()
         await seeker.start()
         forgetting = asyncio.create_task(forget_guests(accounts))
         yield
@@ -91,6 +95,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
         await seeker.close()
         presence.close()
         runner.close()
+        watching.close()
         notices.close()
         lobby.close()
         await hub.close()
@@ -129,7 +134,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
         app.add_exception_handler(refusal, partial(_refused, status, retry))
 
     app.state.accounts = accounts  # who a request comes from (auth.caller)
-    routers = [sockets_router(hub, lobby, seeker, presence, notices),
+    routers = [sockets_router(hub, lobby, seeker, presence, notices, watching),
                challenges_router(hub, notices, accounts),
                accounts_router(accounts, moderation, hub.settings),
                community_router(moderation, presence, accounts, hub.blocks),

@@ -62,6 +62,7 @@ def page_routes(app: FastAPI) -> None:
     @app.get("/challenge/{challenge_id}", include_in_schema=False)
     @app.get("/tournaments", include_in_schema=False)
     @app.get("/tournament/{tournament_id}", include_in_schema=False)
+    @app.get("/tournament/{tournament_id}/boards", include_in_schema=False)
     def page() -> FileResponse:
         """The app's own pages: the client reads the path."""
         return FileResponse(index)

@@ -1,6 +1,6 @@
-"""The WebSockets a client opens: the lobby, a quick-match ticket, a seat or a
-spectator's place at a table (in that order: ``/ws/{table_id}`` takes what the others
-do not).
+"""The WebSockets a client opens: the lobby, the player's notices, a quick-match ticket,
+a tournament's page, a seat or a spectator's place at a table (in that order:
+``/ws/{table_id}`` takes what the others do not).
 """
 
 from __future__ import annotations
@@ -24,13 +24,14 @@ from bones.server.meeting.notices import Notices
 from bones.server.meeting.presence import Presence
 from bones.server.meeting.seeking import Seeker
 from bones.server.tables.hub import Hub
+from bones.server.tournaments.watching import Watching
 
 __all__ = ["sockets_router"]
 
 log = logging.getLogger("bones.server")
 
 def sockets_router(hub: Hub, lobby: Lobby, seeker: Seeker, presence: Presence,
-                   notices: Notices) -> APIRouter:
+                   notices: Notices, watching: Watching) -> APIRouter:
     """The sockets' routes; whoever opens one is here (``presence``) while it is open."""
     router = APIRouter()
 
@@ -55,6 +56,13 @@ def sockets_router(hub: Hub, lobby: Lobby, seeker: Seeker, presence: Presence,
         who = await viewer(ws)
         with presence.present(who, ws):
             await _served(ws, seeker.serve(ws, ticket, client_address(ws), who))
+
+    @router.websocket("/ws/tournament/{tournament}")
+    async def tournament_socket(ws: WebSocket, tournament: str) -> None:
+        """A tournament's page: pushed at once and on every change, and its chat."""
+        who = await viewer(ws)
+        with presence.present(who, ws):
+            await _served(ws, watching.serve(ws, tournament, client_address(ws), who))
 
     @router.websocket("/ws/{table_id}")
     async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None,

@@ -28,7 +28,7 @@ from bones.server.store.records import Store
 from bones.server.tournaments import rounds
 from bones.server.tournaments.entries import Tournaments
 from bones.server.tournaments.games import TournamentGames
-from bones.server.tournaments.running import ends, shown, sides, standings
+from bones.server.tournaments.showing import standings_of
 
 __all__ = ["tournaments_router"]
 
@@ -43,17 +43,6 @@ def tournaments_router(store: Store) -> APIRouter:
     """The tournaments' routes."""
     router = APIRouter()
     book, games = Tournaments(store.engine), TournamentGames(store.engine)
-
-    def standings_of(tournament: str) -> list[StandingInfo]:
-        info = book.get(tournament)
-        played = games.played(tournament)
-        if info.kind == "arena":
-            return shown(standings(book.entered(tournament, True), played, ends(info),
-                                   sides(info)))
-        teams = book.teams(tournament)
-        if info.kind == "swiss":
-            return rounds.swiss_standings(teams, played)
-        return rounds.duplicate_standings(teams, played)
 
     def document(tournament: str) -> dict[str, Any]:
         fair = book.revealed(tournament)
@@ -95,7 +84,7 @@ def tournaments_router(store: Store) -> APIRouter:
         """The standings, best first, those who withdrew too: an arena's from the games
         that ended in its time, a Swiss's with its tiebreaks, a duplicate's
         matchpoints."""
-        return await stored(standings_of, tournament)
+        return await stored(standings_of, book, games, tournament)
 
     @router.get("/api/tournaments/{tournament}/rounds", responses={404: ANSWERS[404]})
     async def drawn(tournament: str) -> list[RoundInfo]:

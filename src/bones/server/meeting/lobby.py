@@ -29,7 +29,7 @@ from typing import Any
 import redis
 
 from bones.server.meeting.presence import Presence
-from bones.server.people.accounts import Refused, Sanctioned
+from bones.server.meeting.rooms import speak, to_all
 from bones.server.people.chat import Chat
 from bones.server.people.players import Player
 from bones.server.people.ratings import Ratings
@@ -136,16 +136,10 @@ class Lobby:
         if not isinstance(message, Say):
             return ErrorMessage(code="bad_message",
                                 message="the lobby takes chat lines and pings only")
-        if viewer is None:
-            return ErrorMessage(code="not_signed_in", message="sign in (as a guest too) to chat")
-        if not await self.chat.may_speak(viewer):
-            return ErrorMessage(code="flood", message="you are chatting too fast; wait a moment")
-        try:
-            line = await asyncio.to_thread(self.chat.say, None, "lobby", viewer, message.text)
-        except Sanctioned as muted:
-            return ErrorMessage(code="muted", message=str(muted))
-        except Refused as refused:  # a word the operator refuses
-            return ErrorMessage(code="not_allowed", message=str(refused))
+        line = await speak(self.chat, viewer, message, "lobby")
+        if isinstance(line, ErrorMessage):
+            return line
+        assert viewer is not None  # whoever spoke is signed in
         said = line.model_dump_json()
         if self.redis is None:
             await self._to_all(said, viewer.account)
@@ -154,15 +148,9 @@ class Lobby:
         return None
 
     async def _to_all(self, text: str, speaker: int | None = None) -> None:
-        """Send ``text`` to every lobby socket here; a line said by ``speaker`` to those
-        who have not blocked them."""
-        sockets = list(self.sockets.items())
-        deaf: set[int] = set()
-        if speaker is not None:
-            deaf = await asyncio.to_thread(self.blocks.deaf, speaker,
-                                           {a for _, a in sockets if a is not None})
-        await asyncio.gather(*(self._send(ws, text) for ws, account in sockets
-                               if account not in deaf))
+        """Send ``text`` to every lobby socket here (a line not to those who blocked its
+        ``speaker``)."""
+        await to_all(self.sockets.items(), text, self._send, self.blocks, speaker)
 
     async def snapshot(self) -> LobbyMessage:
         """The public tables: those with free seats, and those being played (to watch);

@@ -83,8 +83,9 @@ class Chat:
             log.warning("a chat line could not be counted: %s", error)
             return True
 
-    def say(self, table_id: str | None, room: str, who: Player, text: str) -> ChatMessage:
-        """Keep a line said (``table_id`` None: in the lobby); refused
+    def say(self, table_id: str | None, room: str, who: Player, text: str,
+            tournament: str | None = None) -> ChatMessage:
+        """Keep a line said (``table_id`` None: in the lobby, or at ``tournament``); refused
         (:class:`.Sanctioned`) if a moderator muted the speaker, or (:class:`.Refused`)
         if it holds a word the operator refuses."""
         if self.words.in_chat(text):
@@ -95,15 +96,18 @@ class Chat:
                                        .where(AccountRow.id == who.account))
                 check_sanction("muted", muted)
             row = ChatRow(table_id=table_id, room=room, account_id=who.account, name=who.name,
-                          text=text, at=now())
+                          text=text, at=now(), tournament_id=tournament)
             session.add(row)
             session.flush()
             return _message(row)
 
-    def recent(self, table_id: str | None, rooms: set[str],
-               limit: int = KEPT) -> list[ChatMessage]:
-        """The last lines of these rooms of a table (or of the lobby), oldest first."""
-        where = ChatRow.table_id.is_(None) if table_id is None else ChatRow.table_id == table_id
+    def recent(self, table_id: str | None, rooms: set[str], limit: int = KEPT,
+               tournament: str | None = None) -> list[ChatMessage]:
+        """The last lines of these rooms of a table (or of the lobby, or of
+        ``tournament``), oldest first."""
+        where = (ChatRow.tournament_id == tournament if tournament is not None
+                 else ChatRow.table_id.is_(None) if table_id is None
+                 else ChatRow.table_id == table_id)
         query = (select(ChatRow).where(where, ChatRow.room.in_(rooms), ChatRow.removed.is_(None))
                  .order_by(ChatRow.id.desc()).limit(limit))
         with Session(self.engine) as session:

@@ -109,6 +109,7 @@ from bones.server.protocol.tournament import (
     StandingInfo,
     TournamentInfo,
     Tournamenting,
+    TournamentMessage,
     TournamentSeat,
 )
 
@@ -190,6 +191,7 @@ __all__ = [
     "StatsRow",
     "TableInfo",
     "TournamentInfo",
+    "TournamentMessage",
     "TournamentSeat",
     "Tournamenting",
     "Undo",

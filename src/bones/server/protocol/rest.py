@@ -247,13 +247,14 @@ class MatchedMessage(Message):
 
 class ChatMessage(BaseModel):
     """A chat line said: ``room`` ``players`` or ``spectators`` at a table (the two
-    are kept apart while the game runs, so nobody watching can coach a player), or
-    ``lobby``. ``id`` names it for a report (``POST /api/chat/{id}/report``)."""
+    are kept apart while the game runs, so nobody watching can coach a player),
+    ``lobby``, or ``tournament`` (on a tournament's page). ``id`` names it for a report
+    (``POST /api/chat/{id}/report``)."""
 
     v: Literal[1] = VERSION
     type: Literal["chat"] = "chat"
     id: int
-    room: Literal["players", "spectators", "lobby"]
+    room: Literal["players", "spectators", "lobby", "tournament"]
     name: str
     text: str
     at: str

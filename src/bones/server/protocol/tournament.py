@@ -23,7 +23,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from bones.server.protocol.rest import TIME_CONTROL, CreateTable, HumanSeat
-from bones.server.protocol.text import clean_text
+from bones.server.protocol.text import VERSION, clean_text
 
 __all__ = [
     "BoardInfo",
@@ -33,6 +33,7 @@ __all__ = [
     "RoundInfo",
     "StandingInfo",
     "TournamentInfo",
+    "TournamentMessage",
     "TournamentSeat",
     "Tournamenting",
 ]
@@ -188,6 +189,18 @@ class BoardInfo(BaseModel):
     round: int
     board: int
     results: list[BoardResult]
+
+
+class TournamentMessage(BaseModel):
+    """A tournament's page, sent on ``/ws/tournament/{id}`` at once and whenever it
+    changes: the tournament, its standings and its rounds drawn (each as the REST
+    answers give them)."""
+
+    v: Literal[1] = VERSION
+    type: Literal["tournament"] = "tournament"
+    info: TournamentInfo
+    standings: list[StandingInfo]
+    rounds: list[RoundInfo] = []
 
 
 class TournamentSeat(BaseModel):

@@ -178,16 +178,19 @@ class RatedRow(Base):
 
 
 class ChatRow(Base):
-    """One chat message: at a table (``room`` ``players`` or ``spectators``) or in the
-    lobby (no table, room ``lobby``). A speaker's lines are found by an index (for
-    moderators, an account's own data, and forgetting idle guests)."""
+    """One chat message: at a table (``room`` ``players`` or ``spectators``), in the
+    lobby (no table, room ``lobby``) or at a tournament (room ``tournament``). A
+    speaker's lines are found by an index (for moderators, an account's own data, and
+    forgetting idle guests)."""
 
     __tablename__ = "chat"
     __table_args__ = (Index("chat_by_table", "table_id", "id"),
-                      Index("chat_by_account", "account_id", "id"))
+                      Index("chat_by_account", "account_id", "id"),
+                      Index("chat_by_tournament", "tournament_id", "id"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), default=None)
     room: Mapped[str] = mapped_column(String(12))
+    tournament_id: Mapped[str | None] = mapped_column(String(16), default=None)
     account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), default=None)
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(String(200))

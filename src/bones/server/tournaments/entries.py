@@ -220,7 +220,9 @@ class Tournaments:
     def revealed(self, tournament: str) -> dict[str, str] | None:
         """A finished duplicate's seed and salt (none before the end)."""
         with Session(self.engine) as session:
-            row = session.get_one(TournamentRow, tournament)
+            row = session.get(TournamentRow, tournament)
+            if row is None:
+                raise Unknown(f"no tournament {tournament!r}")
             if row.fair is None or row.state != "finished":
                 return None
             return FairDeck.from_dict(row.fair).reveal()

@@ -1,6 +1,6 @@
 """Tournaments played in rounds: each round's pairings, a duplicate's sealed deck; an
 entrant's partner (Kozel), pair and games missed in a row; a game's round and board and
-each side's result on it.
+each side's result on it; a chat line's tournament (its room ``tournament``).
 
 Revision ID: 0013
 Revises: 0012
@@ -21,6 +21,7 @@ ADDED = {
                            sa.Column("missed", sa.Integer, nullable=False, server_default="0")],
     "tournament_games": [sa.Column("round", sa.Integer), sa.Column("board", sa.Integer),
                          sa.Column("results", sa.JSON)],
+    "chat": [sa.Column("tournament_id", sa.String(16))],
 }
 
 
@@ -29,9 +30,11 @@ def upgrade() -> None:
         with op.batch_alter_table(table) as altered:
             for column in columns:
                 altered.add_column(column)
+    op.create_index("chat_by_tournament", "chat", ["tournament_id", "id"])
 
 
 def downgrade() -> None:
+    op.drop_index("chat_by_tournament", table_name="chat")
     for table, columns in ADDED.items():
         with op.batch_alter_table(table) as altered:
             for column in columns:

@@ -1,0 +1,176 @@
+"""A tournament's page, live: ``/ws/tournament/{id}`` is sent the page (the tournament,
+its standings, its rounds) at once and again whenever it changes, and carries the
+tournament's chat (the lobby's rules: signed in to speak, not too fast, not muted, a
+blocked speaker unheard; a newcomer hears the last lines).
+
+Each process looks at the tournaments its sockets watch every :data:`PAUSE` seconds:
+one read of the store a tournament, however many watch it, and a push only when what it
+shows changed. Every process reads the same store, so no word passes between them for
+the standings; a chat line said at one process reaches the others over Redis (the
+channel ``bones:tournament:chat``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import defaultdict
+from typing import Any
+
+import redis
+
+from bones.server.meeting.rooms import speak, to_all
+from bones.server.people.chat import Chat
+from bones.server.people.players import Player
+from bones.server.people.relations import Blocks
+from bones.server.protocol import ErrorMessage, Ping, Pong, Say, read_client
+from bones.server.sites.cluster import connect, heard
+from bones.server.sockets.allowance import Allowance, messages
+from bones.server.sockets.sending import Socket, deliver
+from bones.server.tournaments.entries import Tournaments
+from bones.server.tournaments.games import TournamentGames
+from bones.server.tournaments.showing import page
+
+__all__ = ["PAUSE", "Watching"]
+
+log = logging.getLogger("bones.server")
+PAUSE = 1.0
+"""Seconds between two looks at a watched tournament."""
+SAID = "bones:tournament:chat"
+
+
+class Watching:
+    """The tournament pages' sockets of this process, by tournament."""
+
+    def __init__(self, book: Tournaments, games: TournamentGames, chat: Chat, blocks: Blocks,
+                 allowance: Allowance, redis_url: str | None = None) -> None:
+        self.book, self.games, self.chat, self.blocks = book, games, chat, blocks
+        self.allowance = allowance
+        self.redis = None if redis_url is None else connect(redis_url)
+        self.sockets: dict[str, dict[Socket, int | None]] = defaultdict(dict)
+        """Each watched tournament's sockets here, and the account signed in on each."""
+        self.shown: dict[str, str] = {}
+        """The page last sent for each watched tournament."""
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        self._tasks.append(asyncio.create_task(self._push()))
+        if self.redis is not None:
+            self._tasks.append(asyncio.create_task(self._listen(self.redis)))
+
+    def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+
+    async def serve(self, ws: Socket, tournament: str, address: str,
+                    viewer: Player | None = None) -> None:
+        """One page's socket: the page and the last lines said, then each change and
+        each line, until it closes (4404 at once for no such tournament)."""
+        async with self.allowance.opened(ws, address) as room:
+            if room:
+                await self._serve(ws, tournament, address, viewer)
+
+    async def _serve(self, ws: Socket, tournament: str, address: str,
+                     viewer: Player | None) -> None:
+        await ws.accept()
+        try:
+            shown = (await asyncio.to_thread(page, self.book, self.games, tournament)
+                     ).model_dump_json()
+        except LookupError:  # Unknown: no such tournament
+            await ws.close(4404, "no such tournament")
+            return
+        await ws.send_text(shown)
+        account = None if viewer is None else viewer.account
+        watchers = self.sockets[tournament]
+        watchers[ws] = account  # heard from here on, then the lines already said
+        self.shown.setdefault(tournament, shown)
+        unheard = set() if account is None else set(
+            await asyncio.to_thread(self.blocks.listed, account))
+        for line in await asyncio.to_thread(self.chat.recent, None, {"tournament"},
+                                            tournament=tournament):
+            if line.name not in unheard:
+                await ws.send_text(line.model_dump_json())
+        gate = self.allowance.gate(address)
+        try:
+            async for text in messages(ws, gate, self.allowance.flood()):
+                answer = await self._heard(text, tournament, viewer)
+                if answer is not None and not await deliver(ws, answer.model_dump_json()):
+                    break
+        except Exception:  # a socket that broke is a socket that left
+            log.debug("a tournament's socket broke", exc_info=True)
+        finally:
+            self._drop(tournament, ws)
+
+    async def _heard(self, text: str | None, tournament: str,
+                     viewer: Player | None) -> ErrorMessage | Pong | None:
+        """A page said something: a ping answered, a line kept and passed on, or the
+        error that refuses it."""
+        message = read_client(text)
+        if isinstance(message, ErrorMessage):
+            return message
+        if isinstance(message, Ping):
+            return Pong()
+        if not isinstance(message, Say):
+            return ErrorMessage(code="bad_message",
+                                message="a tournament's page takes chat lines and pings only")
+        line = await speak(self.chat, viewer, message, "tournament", tournament)
+        if isinstance(line, ErrorMessage):
+            return line
+        assert viewer is not None  # whoever spoke is signed in
+        said = line.model_dump_json()
+        if self.redis is None:
+            await self._to_all(tournament, said, viewer.account)
+        else:  # every process hears it on the channel, this one too
+            await self.redis.publish(heard(self.redis, SAID),
+                                     json.dumps([tournament, viewer.account, said]))
+        return None
+
+    async def _to_all(self, tournament: str, text: str, speaker: int | None = None) -> None:
+        watchers = self.sockets.get(tournament, {})
+        await to_all(list(watchers.items()), text,
+                     lambda ws, said: self._send(tournament, ws, said), self.blocks, speaker)
+
+    async def _send(self, tournament: str, ws: Socket, text: str) -> None:
+        if not await deliver(ws, text):  # slow or gone: dropped (a page reconnects)
+            self._drop(tournament, ws)
+
+    def _drop(self, tournament: str, ws: Socket) -> None:
+        watchers = self.sockets.get(tournament)
+        if watchers is None:
+            return
+        watchers.pop(ws, None)
+        if not watchers:
+            del self.sockets[tournament]
+            self.shown.pop(tournament, None)
+
+    async def _push(self) -> None:
+        while True:
+            await asyncio.sleep(PAUSE)
+            for tournament in list(self.sockets):
+                try:
+                    await self.look(tournament)
+                except Exception:
+                    log.exception("a tournament's page could not be made")
+
+    async def look(self, tournament: str) -> None:
+        """Read a watched tournament's page again; push it to its sockets if it changed."""
+        shown = (await asyncio.to_thread(page, self.book, self.games, tournament)
+                 ).model_dump_json()
+        if tournament in self.sockets and shown != self.shown.get(tournament):
+            self.shown[tournament] = shown
+            await self._to_all(tournament, shown)
+
+    async def _listen(self, client: Any) -> None:
+        """Lines said at any process."""
+        lines = heard(client, SAID)
+        while True:
+            try:
+                pubsub: Any = client.pubsub(ignore_subscribe_messages=True)
+                await pubsub.subscribe(lines)
+                async for message in pubsub.listen():
+                    tournament, speaker, said = json.loads(message["data"])
+                    await self._to_all(tournament, said, speaker)
+            except redis.RedisError as error:
+                log.warning("the tournaments' chat channel failed: %s", error)
+                await asyncio.sleep(1)
