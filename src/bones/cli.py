@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bones import admin, bots
-from bones.configuration import ConfigError, configured, without_password
+from bones.configuration import ConfigError, configured, read_file, without_password
 from bones.match import Match
 from bones.moves import IllegalMove
 from bones.record import RecordError, load
@@ -239,6 +239,7 @@ def serve(args: argparse.Namespace) -> int:
     from bones.server import DEFAULT_DB, create_app
     from bones.server.edge.memory import settle
     from bones.server.protocol import MAX_FRAME
+    from bones.server.tournaments.recurring import recurring
 
     settings = Settings(**{name: getattr(args, name) for name in TUNED
                            if getattr(args, name) is not None},
@@ -247,7 +248,13 @@ def serve(args: argparse.Namespace) -> int:
                         metrics_from=tuple(args.metrics_from.split(",")) if args.metrics_from
                         else Settings.metrics_from)
     setup_log(args.log_format)
-    app = create_app(args.db or DEFAULT_DB, settings)
+    try:
+        planned = recurring(read_file(path)) if (path := args.config or os.environ.get(
+            "BONES_CONFIG")) else []
+    except ValueError as error:  # ConfigError too
+        print(f"bones serve: {error}", file=sys.stderr)
+        return 2
+    app = create_app(args.db or DEFAULT_DB, settings, planned)
     settle()
     print(f"bones: open http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_FRAME,

@@ -11,6 +11,8 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -497,3 +499,56 @@ def test_a_tournament_page_is_pushed_and_carries_its_chat(server: Server) -> Non
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4404
     for page in [*pages, late, unknown]:
         page.close()
+
+
+SITE = """
+[serve]
+rest-rate = 100000
+
+[[tournament]]
+name = "Hourly draw arena"
+kind = "arena"
+every = "hour"
+at = "00"
+minutes = 55
+table = { variant = "draw", options = { target = 50 }, rated = true }
+
+[[tournament]]
+name = "Sunday duplicate Kozel"
+kind = "duplicate"
+every = "week"
+at = "Sun 18:00"
+rounds = 3
+boards = 2
+table = { variant = "kozel" }
+"""
+
+
+def test_the_site_makes_its_own_tournaments_ahead_once(tmp_path: Path) -> None:
+    """The operator's configuration lists an hourly arena and a weekly duplicate: the
+    server makes every hourly one of the next six hours and the next weekly one, made
+    by the site; started again over the same store it makes none twice. A listing that
+    will not do stops the server with a line saying which."""
+    config = tmp_path / "bones.toml"
+    config.write_text(SITE)
+    db = sqlite_url(tmp_path / "bones.db")
+    for _ in range(2):
+        server = Server(db, extra=["--config", str(config)]).start()
+        try:
+            listed = server.get("/api/tournaments?state=upcoming")
+        finally:
+            server.stop()
+        names = sorted(t["name"] for t in listed)
+        assert names == ["Hourly draw arena"] * 6 + ["Sunday duplicate Kozel"]
+        assert all(t["by"] is None and t["public"] for t in listed)
+        starts = sorted(datetime.fromisoformat(t["starts"]) for t in listed
+                        if t["kind"] == "arena")
+        assert all(b - a == timedelta(hours=1) for a, b in itertools.pairwise(starts))
+        assert all(s.minute == 0 for s in starts)
+        weekly = next(t for t in listed if t["kind"] == "duplicate")
+        assert datetime.fromisoformat(weekly["starts"]).strftime("%a %H:%M") == "Sun 18:00"
+        assert weekly["commitment"] and weekly["table"]["options"]["target"] is None
+    config.write_text(SITE.replace('at = "Sun 18:00"', 'at = "Someday"'))
+    refused = subprocess.run([sys.executable, "-m", "bones", "serve", "--db", db, "--config",
+                              str(config)], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "Someday" in refused.stderr

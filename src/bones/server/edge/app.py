@@ -12,7 +12,7 @@ reports and moderation, the API's documentation, the pages).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from functools import partial
 from typing import Any
@@ -48,6 +48,7 @@ from bones.server.people.notifications import Notifications
 from bones.server.store.records import Store
 from bones.server.tables.hub import Hub, Limited, Settings, Unavailable
 from bones.server.thinking.jobs import Analyses, Busy
+from bones.server.tournaments.recurring import Recurring
 from bones.server.tournaments.running import Runner
 from bones.server.tournaments.watching import Watching
 
@@ -62,8 +63,10 @@ LIMITED: dict[int | str, dict[str, Any]] = {
 STORE_AWAY = "the store cannot be reached just now; try again in a moment"
 
 
-def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAPI:
-    """The bones server over the store at ``db`` (any SQLAlchemy URL)."""
+def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
+               recurring: Sequence[Recurring] = ()) -> FastAPI:
+    """The bones server over the store at ``db`` (any SQLAlchemy URL), making the site's
+    ``recurring`` tournaments."""
     hub = Hub(Store(db), settings)
     analyses = Analyses()
     ratings = hub.ratings
@@ -74,7 +77,8 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None) -> FastAP
     seeker = Seeker(hub, ratings, hub.settings.redis)
     notices = Notices(hub.allowance, Notifications(hub.store.engine), hub.settings.redis)
     hub.offered = notices.rematch
-    runner = Runner(hub, notices, lambda: {someone.name for someone in presence.everyone})
+    runner = Runner(hub, notices, lambda: {someone.name for someone in presence.everyone},
+                    recurring)
     watching = Watching(runner.book, runner.games, hub.chat, hub.blocks, hub.allowance,
                         hub.settings.redis)
     accounts = Accounts(hub.store.engine, words=hub.words)

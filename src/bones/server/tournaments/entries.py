@@ -35,6 +35,7 @@ from typing import Any
 
 from sqlalchemy import Select, select, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from bones.fair import FairDeck
@@ -78,9 +79,23 @@ class Tournaments:
         self.engine = engine
         self.ratings = Ratings(engine)
 
-    def make(self, by: Account | None, body: Tournamenting) -> str:
-        """A new tournament made by ``by`` (none: the site); its id."""
-        made = secrets.token_urlsafe(8)
+    def make(self, by: Account | None, body: Tournamenting, made: str | None = None) -> str:
+        """A new tournament made by ``by`` (none: the site); its id. ``made``: the id it
+        is to have (the site's tournaments: already made, it is left as it is)."""
+        if made is not None and self.exists(made):
+            return made
+        try:
+            return self._make(by, body, made or secrets.token_urlsafe(8))
+        except IntegrityError:  # another process made it just now
+            if made is None:
+                raise
+            return made
+
+    def exists(self, tournament: str) -> bool:
+        with Session(self.engine) as session:
+            return session.get(TournamentRow, tournament) is not None
+
+    def _make(self, by: Account | None, body: Tournamenting, made: str) -> str:
         deck = FairDeck.new().to_dict() if body.kind == "duplicate" else None
         with Session(self.engine) as session, session.begin():
             session.add(TournamentRow(

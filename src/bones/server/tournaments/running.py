@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable, Sequence
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bones.fair import FairDeck
@@ -34,12 +35,15 @@ from bones.server.tables.settings import Unavailable
 from bones.server.tournaments import arena, duplicate, rounds
 from bones.server.tournaments.entries import Team, Tournaments, in_pairs
 from bones.server.tournaments.games import Played, TournamentGames
+from bones.server.tournaments.recurring import Recurring
 
 __all__ = ["PULSE", "Runner", "ends", "shown", "sides", "standings"]
 
 log = logging.getLogger("bones.server")
 PULSE = 1.0
-"""Seconds between two looks at the arenas under way."""
+"""Seconds between two looks at the tournaments under way."""
+SCHEDULE = 60.0
+"""Seconds between two looks at the site's own tournaments to make."""
 
 
 def ends(info: TournamentInfo) -> datetime:
@@ -84,9 +88,13 @@ def shown(board: list[tuple[arena.Standing, str, bool]]) -> list[StandingInfo]:
 class Runner:
     """The arenas of a store, run from this process (one at a time per arena)."""
 
-    def __init__(self, hub: Hub, notices: Notices, here: Callable[[], set[str]]) -> None:
-        """``here``: the names of everyone with a page of bones open."""
+    def __init__(self, hub: Hub, notices: Notices, here: Callable[[], set[str]],
+                 recurring: Sequence[Recurring] = ()) -> None:
+        """``here``: the names of everyone with a page of bones open; ``recurring``: the
+        site's own tournaments, made ahead of their time."""
         self.hub, self.notices, self.here = hub, notices, here
+        self.recurring = list(recurring)
+        self._scheduled = 0.0
         self.book = Tournaments(hub.store.engine)
         self.games = TournamentGames(hub.store.engine)
         self._task: asyncio.Task[None] | None = None
@@ -107,7 +115,10 @@ class Runner:
             await asyncio.sleep(PULSE)
 
     async def tick(self) -> None:
-        """One look at every tournament due."""
+        """One look at every tournament due (and, once a minute, at the site's own to
+        make)."""
+        if self.recurring and time.monotonic() - self._scheduled > SCHEDULE:
+            await self.schedule()
         for info in await self.hub.read(self.book.due):
             cluster = self.hub.cluster
             if cluster is not None and await cluster.renew([f"tournament:{info.id}"]):
@@ -117,6 +128,15 @@ class Runner:
             for account in await self.hub.write(self.games.settle, info.id):
                 await self._tell(account, info, "withdrawn")
             await (self._arena(info) if info.kind == "arena" else self._rounds(info))
+
+    async def schedule(self) -> None:
+        """Make the site's tournaments starting within ``recurring.AHEAD`` (and each
+        one's next), those not made yet."""
+        self._scheduled = time.monotonic()
+        now = datetime.now(UTC)
+        for plan in self.recurring:
+            for starts in plan.starts(now):
+                await self.hub.write(self.book.make, None, plan.made(starts), plan.ident(starts))
 
     async def _begin(self, info: TournamentInfo) -> None:
         told, alone = await self.hub.write(self.book.begin, info.id, in_pairs(info))
