@@ -13,18 +13,21 @@ import json
 import random
 import subprocess
 import sys
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import redis
 from hypothesis import given
 from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 
 from bones import cli
 from bones.server.tournaments import arena, duplicate, swiss
+from tests.server.chaos import play_through, running
 from tests.server.live import Client, Server, in_threads, play_tournament, sqlite_url
 
 
@@ -552,3 +555,85 @@ def test_the_site_makes_its_own_tournaments_ahead_once(tmp_path: Path) -> None:
     refused = subprocess.run([sys.executable, "-m", "bones", "serve", "--db", db, "--config",
                               str(config)], capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "Someday" in refused.stderr
+
+
+def _resilient(site: list[Server], cookies: httpx.Cookies, tournament: str,
+               seed: int) -> list[str]:
+    """A scripted player of a site of many processes: it asks any live process for its
+    game and plays it through whichever is alive, coming back when a process dies;
+    the tables it played."""
+    rng = random.Random(seed)
+    played: list[str] = []
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        try:
+            server = rng.choice(running(site))
+            if httpx.get(f"{server.url}/api/tournaments/{tournament}",
+                         timeout=10).json()["state"] == "finished":
+                return played
+            seat = httpx.get(f"{server.url}/api/tournaments/{tournament}/game",
+                             cookies=cookies, timeout=10)
+        except (httpx.HTTPError, IndexError, ValueError):
+            time.sleep(0.3)
+            continue
+        if seat.status_code != 200 or seat.json()["table"] in played:
+            time.sleep(0.3)
+            continue
+        table = seat.json()
+        last, _ = play_through(lambda: running(site), table["table"], table["token"], rng,
+                               deadline, pace=0.2)
+        assert last is not None and last["table"]["status"] == "over"
+        played.append(table["table"])
+    raise AssertionError("the tournament never ended")
+
+
+def test_a_swiss_goes_on_when_the_process_running_it_is_killed(
+        site: list[Server], redis_url: str) -> None:
+    """Four players at a site of three processes; as the first round is played the
+    process that runs the tournament (its lease's holder) is killed, and started again
+    a moment later. Another takes over where it left off: every round drawn once with
+    every player, nobody seated twice in a round, nobody met twice, and the standings
+    are the games' results."""
+    tag = random.randrange(10**7)
+    names = [f"K{n}x{tag}" for n in range(4)]
+    clients = [site[n % len(site)].account(name) for n, name in enumerate(names)]
+    made = clients[0].post("/api/tournaments", json={
+        "kind": "swiss", "name": "killed", "rounds": 3,
+        "starts": (datetime.now(UTC) + timedelta(seconds=6)).isoformat(),
+        "table": {"variant": "draw", "options": {"target": None},
+                  "seats": [{"kind": "human"}] * 2}}).json()
+    for client in clients:
+        assert client.post(f"/api/tournaments/{made['id']}/join").status_code == 204
+    holder = redis.Redis.from_url(redis_url)
+    killed: list[int] = []
+
+    def kill_the_runner() -> None:
+        while not site[0].get(f"/api/tournaments/{made['id']}/rounds"):
+            time.sleep(0.2)
+        lease = holder.get(f"bones:lease:tournament:{made['id']}")
+        assert lease is not None, "a process runs the tournament"
+        pid = int(lease.decode().split(":")[1])
+        victim = next(s for s in site if s.process is not None and s.process.pid == pid)
+        victim.kill()
+        killed.append(pid)
+        time.sleep(2)
+        victim.start()
+
+    in_threads([kill_the_runner, *[
+        lambda c=c, n=n: _resilient(site, c.cookies, made["id"], n)
+        for n, c in enumerate(clients)]])
+    assert killed
+    drawn = site[0].get(f"/api/tournaments/{made['id']}/rounds")
+    assert [r["round"] for r in drawn] == [1, 2, 3]
+    met: set[frozenset[str]] = set()
+    score = dict.fromkeys(names, 0.0)
+    for r in drawn:
+        assert sorted(s for t in r["tables"] for s in t["sides"]) == sorted(names)
+        for table in r["tables"]:
+            assert len(table["tables"]) == 1, "one game a table of a round"
+            assert frozenset(table["sides"]) not in met
+            met.add(frozenset(table["sides"]))
+            for side, name in enumerate(table["sides"]):
+                score[name] += table["points"][side]
+    standings = site[0].get(f"/api/tournaments/{made['id']}/standings")
+    assert {row["name"]: row["score"] for row in standings} == score

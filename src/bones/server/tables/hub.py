@@ -240,16 +240,16 @@ class Hub:
         return table, mine, tokens.get(mine) if mine is not None else None
 
     async def seat_together(self, spec: CreateTable, players: dict[int, Player],
-                            creator: str | None = None, deck: FairDeck | None = None
-                            ) -> tuple[Table, dict[int, str]]:
+                            creator: str | None = None, deck: FairDeck | None = None,
+                            table_id: str | None = None) -> tuple[Table, dict[int, str]]:
         """A new table with ``players`` in their seats at once (a quick match's, sought
-        from the address ``creator``; a duplicate board's, dealt from its ``deck``): the
-        table and each seat's token."""
-        return await self._made(spec, players, creator, deck)
+        from the address ``creator``; a tournament's, under the id it reserved, a
+        duplicate board's dealt from its ``deck``): the table and each seat's token."""
+        return await self._made(spec, players, creator, deck, table_id)
 
     async def _made(self, spec: CreateTable, players: dict[int, Player],
-                    creator: str | None, deck: FairDeck | None = None
-                    ) -> tuple[Table, dict[int, str]]:
+                    creator: str | None, deck: FairDeck | None = None,
+                    table_id: str | None = None) -> tuple[Table, dict[int, str]]:
         if spec.rated and not (players and all(p.rated for p in players.values())):
             raise TableError("rated", "a rated game is for players who signed up")
         seats = [Seat("bot", level=s.level) if isinstance(s, BotSeat) else Seat("human")
@@ -260,7 +260,7 @@ class Hub:
         delay = self.settings.bot_delay if spec.bot_delay is None else spec.bot_delay
         if all(s.kind == "bot" for s in seats):
             delay = max(delay, self.settings.bot_only_delay)
-        table = Table(secrets.token_urlsafe(8), spec.rules(), seats, bot_delay=delay,
+        table = Table(table_id or secrets.token_urlsafe(8), spec.rules(), seats, bot_delay=delay,
                       clock=spec.clock, bank=spec.bank or 0.0,
                       invite=None if spec.public else secrets.token_urlsafe(16),
                       rated=spec.rated, deck=deck or FairDeck.new())

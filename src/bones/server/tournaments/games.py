@@ -11,6 +11,13 @@ that gave the game up scores :data:`FORFEIT` below nothing, the other as far abo
 A player the pairing seated who never made a move of their own missed the game; one who
 misses two in a row is withdrawn (and told, by the runner).
 
+A game is reserved in the store before its table is made, under the table's id, and
+refused if any of its players is at a game of the tournament not yet over (or, in
+rounds, if the table's game of that round and board is reserved already): two
+processes pairing one tournament at once (a lease lost to a slow tick) seat nobody
+twice. A reservation whose table was never made (its process died in between) is let
+go after :data:`STALE` seconds.
+
 >>> places(["a", "b"], sides=[0, 1], scores=[52, 31], winner=0, loser=1, variant="draw")
 [(0, False), (1, False)]
 >>> places(["a", "b", "c"], sides=[0, 1, 2], scores=[20, 20, 51], winner=2, loser=None,
@@ -24,22 +31,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from bones.server.people.ratings import ranks
-from bones.server.store.schema import EntryRow, GameRow, TournamentGameRow, now
+from bones.server.store.schema import EntryRow, GameRow, TableRow, TournamentGameRow, now
 
-__all__ = ["FORFEIT", "MISSED", "Played", "TournamentGames", "places", "results"]
+__all__ = ["FORFEIT", "MISSED", "STALE", "Played", "TournamentGames", "places", "results"]
 
 FORFEIT = 1000
 """A forfeited game's result, each way."""
 MISSED = 2
 """Games missed in a row that withdraw a player."""
+STALE = timedelta(seconds=30)
+"""How long a reservation waits for its table before it is let go."""
 
 
 @dataclass(frozen=True)
@@ -94,14 +103,53 @@ class TournamentGames:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def seated(self, tournament: str, table: str, accounts: list[int], tokens: list[str],
-               round_: int | None = None, board: int | None = None) -> None:
-        """The pairing seated ``accounts`` (by seat) at ``table`` (in a round, on a
-        board)."""
+    def reserve(self, tournament: str, table: str, accounts: list[int],
+                round_: int | None = None, board: int | None = None) -> bool:
+        """Keep ``table`` (not made yet) for ``accounts`` (by seat), in a round, on a
+        board; refused (False) if any of them is at a game of the tournament not over,
+        or that round's board is reserved for them already."""
         with Session(self.engine) as session, session.begin():
+            rows = session.execute(select(TournamentGameRow, GameRow.table_id).outerjoin(
+                GameRow, GameRow.table_id == TournamentGameRow.table_id).where(
+                TournamentGameRow.tournament_id == tournament,
+                TournamentGameRow.settled.is_(None))).all()
+            taken = {a for row, over in rows if over is None for a in row.accounts}
+            if taken & set(accounts):
+                return False
+            if round_ is not None:
+                same_board = (TournamentGameRow.board == board if board is not None
+                              else TournamentGameRow.board.is_(None))
+                drawn = session.scalars(select(TournamentGameRow.accounts).where(
+                    TournamentGameRow.tournament_id == tournament,
+                    TournamentGameRow.round == round_, same_board)).all()
+                if any(set(seated) == set(accounts) for seated in drawn):
+                    return False
             session.add(TournamentGameRow(table_id=table, tournament_id=tournament,
-                                          accounts=accounts, tokens=tokens, created=now(),
+                                          accounts=accounts, tokens=[], created=now(),
                                           round=round_, board=board))
+            return True
+
+    def seated(self, table: str, tokens: list[str]) -> None:
+        """The reserved table is made: each seat's token, for its player."""
+        with Session(self.engine) as session, session.begin():
+            session.get_one(TournamentGameRow, table).tokens = tokens
+
+    def unmade(self, tournament: str, table: str | None = None) -> None:
+        """Let go of ``table``'s reservation (its table could not be made), or of every
+        reservation of the tournament whose table was not made in :data:`STALE`."""
+        with Session(self.engine) as session, session.begin():
+            if table is not None:
+                session.execute(delete(TournamentGameRow).where(
+                    TournamentGameRow.table_id == table))
+                return
+            stale = session.scalars(select(TournamentGameRow.table_id).outerjoin(
+                TableRow, TableRow.id == TournamentGameRow.table_id).where(
+                TournamentGameRow.tournament_id == tournament,
+                TournamentGameRow.settled.is_(None), TableRow.id.is_(None),
+                TournamentGameRow.created < now() - STALE)).all()
+            if stale:
+                session.execute(delete(TournamentGameRow).where(
+                    TournamentGameRow.table_id.in_(stale)))
 
     def bye(self, tournament: str, round_: int, account: int) -> None:
         """A Swiss's bye in ``round_``: a game of one, won (once, however often told)."""
@@ -159,7 +207,7 @@ class TournamentGames:
                 TournamentGameRow.settled.is_(None), GameRow.table_id.is_(None))
                 .order_by(TournamentGameRow.created.desc())).all()
         for row in rows:
-            if account in row.accounts:
+            if account in row.accounts and row.tokens:  # reserved, and made
                 seat = row.accounts.index(account)
                 return row.table_id, seat, row.tokens[seat]
         return None
@@ -182,3 +230,4 @@ def _missed(session: Session, tournament: str, idle: list[int], played: list[int
         session.execute(update(EntryRow).where(*staying, EntryRow.account_id.in_(gone))
                         .values(withdrawn=now()))
     return gone
+

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
@@ -125,6 +126,7 @@ class Runner:
                 continue  # another process runs it
             if info.state == "upcoming":
                 await self._begin(info)
+            await self.hub.write(self.games.unmade, info.id)
             for account in await self.hub.write(self.games.settle, info.id):
                 await self._tell(account, info, "withdrawn")
             await (self._arena(info) if info.kind == "arena" else self._rounds(info))
@@ -191,15 +193,21 @@ class Runner:
     async def _seat(self, info: TournamentInfo, accounts: Sequence[int],
                     people: dict[int, Player], round_: int | None = None,
                     board: int | None = None, deck: FairDeck | None = None) -> None:
-        """A table of the tournament with ``accounts`` in its seats, kept as its game."""
+        """A table of the tournament with ``accounts`` in its seats, reserved as its game
+        first (refused: they are seated already, by another process)."""
+        made = secrets.token_urlsafe(8)
+        if not await self.hub.write(self.games.reserve, info.id, made, list(accounts),
+                                    round_, board):
+            return
         seated = {n: people[a] for n, a in enumerate(accounts)}
         try:
-            table, tokens = await self.hub.seat_together(info.table, seated, deck=deck)
+            _, tokens = await self.hub.seat_together(info.table, seated, deck=deck,
+                                                     table_id=made)
         except (TableError, Unavailable) as error:
             log.warning("a tournament's table could not be made: %s", error)
+            await self.hub.write(self.games.unmade, info.id, made)
             return
-        await self.hub.write(self.games.seated, info.id, table.id, list(accounts),
-                             [tokens[n] for n in range(len(accounts))], round_, board)
+        await self.hub.write(self.games.seated, made, [tokens[n] for n in range(len(accounts))])
 
     async def _arena(self, info: TournamentInfo) -> None:
         until = ends(info)
