@@ -469,9 +469,9 @@ def test_a_player_who_misses_two_games_in_a_row_is_withdrawn_and_told(
 
 def test_a_tournament_page_is_pushed_and_carries_its_chat(server: Server) -> None:
     """``/ws/tournament/{id}`` sends the page at once and again when it changes (a
-    player joins: pushed, not asked for); its chat is heard by the page's other
-    sockets but not by one who blocked the speaker; an unknown tournament is closed
-    with 4404."""
+    player joins: pushed, not asked for; the entrants counted, not named); its chat
+    is heard by the page's other sockets but not by one who blocked the speaker; an
+    unknown tournament is closed with 4404."""
     tag = random.randrange(10**7)
     ann, bob, cy = (server.account(f"{n}{tag}") for n in ("Wann", "Wbob", "Wcy"))
     made = ann.post("/api/tournaments", json=_arena()).json()
@@ -483,8 +483,11 @@ def test_a_tournament_page_is_pushed_and_carries_its_chat(server: Server) -> Non
             "tournament", made["id"], [])
     assert bob.post(f"/api/tournaments/{made['id']}/join").status_code == 204
     pushed = pages[0].until(lambda m: m["type"] == "tournament", timeout=10)
-    assert pushed["info"]["entrants"] == [f"Wbob{tag}"]
+    assert (pushed["entered"], pushed["total"], pushed["info"]["entrants"]) == (1, 1, [])
     assert [row["name"] for row in pushed["standings"]] == [f"Wbob{tag}"]
+    assert cy.post(f"/api/tournaments/{made['id']}/join").status_code == 204
+    both = server.get(f"/api/tournaments/{made['id']}/standings")
+    assert server.get(f"/api/tournaments/{made['id']}/standings?offset=1&limit=1") == both[1:]
     assert cy.post("/api/blocks", json={"name": f"Wann{tag}"}).status_code == 204
     pages[0].send({"v": 1, "type": "chat", "text": "good luck, all"})
     heard = pages[1].until(lambda m: m["type"] == "chat")

@@ -54,6 +54,14 @@ class Metrics:
         self.store_errors = Counter("bones_store_errors", "Reads and writes the store "
                                     "failed (each failed write is refused to its player)",
                                     registry=self.registry)
+        self.wave = Histogram("bones_tournament_wave_seconds", "One look at a tournament "
+                              "that seated tables: its standings, its pairing and every "
+                              "table made", buckets=SLOW, registry=self.registry)
+        self.seated = Counter("bones_tournament_tables", "Tables a tournament's pairing "
+                              "made", registry=self.registry)
+        self.page = Histogram("bones_tournament_page_seconds", "A tournament's page made "
+                              "(its standings and rounds, read from the store)",
+                              buckets=FAST + SLOW[6:], registry=self.registry)
         ProcessCollector(registry=self.registry)
 
     def watch(self, name: str, text: str, read: Callable[[], float]) -> None:

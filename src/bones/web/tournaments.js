@@ -20,6 +20,7 @@ const SOON = [5, 15, 30, 60];
 const KINDS = ["arena", "swiss", "duplicate"];
 const ROUNDS = [3, 4, 5, 7];
 const BOARDS = [1, 2, 4];
+const PAGE = 100;  // rows of standings a page (the server's too)
 const ASK = 2000;  // ms between two asks for the player's game
 
 function link(path, words, go, attrs = {}) {
@@ -135,14 +136,19 @@ export class TournamentScreen {
     this.connection.close();
   }
 
-  mine(info) {
-    return Boolean(me() && info.entrants.includes(me().name));
+  // Whether I am in it: the names come by REST (the page pushes only how many), asked
+  // again whenever that number moves.
+  async who(page) {
+    if (page.entered === this.entered) return;
+    this.entered = page.entered;
+    const info = await api(`/api/tournaments/${this.id}`).catch(() => null);
+    if (info) this.mine = Boolean(me() && info.entrants.includes(me().name));
   }
 
   // Seated by the pairing: to the table (once).
   async seek() {
     const info = this.page?.info;
-    if (!info || info.state !== "running" || !this.mine(info)) return;
+    if (!info || info.state !== "running" || !this.mine) return;
     const game = await api(`/api/tournaments/${this.id}/game`).catch(() => null);
     if (this.closed || !game || game.table === this.shown) return;
     this.shown = game.table;
@@ -153,12 +159,14 @@ export class TournamentScreen {
 
   // Drawn again only when something changed: a button redrawn under a finger loses its
   // tap.
-  show(page) {
+  async show(page) {
     this.page = page;
-    const seen = JSON.stringify([page, me()?.name]);
+    await this.who(page);
+    if (this.closed) return;
+    const seen = JSON.stringify([page, this.mine, this.offset, me()?.name]);
     if (seen === this.seen) return;
     this.seen = seen;
-    this.render(page.info, page.standings, page.rounds, this.mine(page.info));
+    this.render(page.info, this.offset ? this.paged : page.standings, page.rounds, this.mine);
     this.seek();
   }
 
@@ -167,10 +175,26 @@ export class TournamentScreen {
     try {
       await api(`/api/tournaments/${this.id}/${what}`, partner && what === "join" ? { partner } : {});
       const info = await api(`/api/tournaments/${this.id}`);  // at once, not at the next push
-      if (!this.closed) this.show({ ...this.page, info });
+      this.entered = undefined;
+      if (!this.closed) await this.show({ ...this.page, info, entered: info.entrants.length });
     } catch (error) {
       this.root.querySelector(".form-error").textContent = refusal(error);
     }
+  }
+
+  // Another page of a large field's standings (the pushed page holds the first).
+  async turn(offset) {
+    this.paged = offset ? await api(`/api/tournaments/${this.id}/standings?offset=${offset}&limit=${PAGE}`).catch(() => []) : null;
+    this.offset = offset;
+    await this.show(this.page);
+  }
+
+  pager() {
+    const at = this.offset || 0;
+    if (this.page.total <= PAGE) return null;
+    return h("p", { class: "pager" },
+      at > 0 ? h("button", { type: "button", id: "higher", onclick: () => this.turn(Math.max(0, at - PAGE)) }, t("tournament.higher")) : null,
+      at + PAGE < this.page.total ? h("button", { type: "button", id: "lower", onclick: () => this.turn(at + PAGE) }, t("tournament.lower")) : null);
   }
 
   render(info, board, drawn, mine) {
@@ -188,7 +212,7 @@ export class TournamentScreen {
       this.actions(info, mine, (what) => this.act(what)),
       h("p", { class: "form-error", role: "alert" }),
       h("h2", {}, t("tournament.standings")),
-      board.length ? standings(info, board) : h("p", {}, t("tournament.noEntrants")),
+      board.length ? [standings(info, board, this.offset || 0), this.pager()] : h("p", {}, t("tournament.noEntrants")),
       drawn.length ? [h("h2", {}, t("tournament.pairings")), rounds(drawn, this.go)] : null,
       info.kind === "duplicate" && drawn.length ? h("p", {},
         link(`/tournament/${info.id}/boards`, t("tournament.boardsLink"), this.go, { id: "boards-link" })) : null,
@@ -208,7 +232,7 @@ export class TournamentScreen {
   }
 }
 
-function standings(info, board) {
+function standings(info, board, offset) {
   const swiss = info.kind === "swiss";
   return h("table", { class: `standings ${info.kind}`, id: "standings" },
     h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t(inPairs(info) ? "tournament.pair" : "tournament.player")),
@@ -217,7 +241,7 @@ function standings(info, board) {
       swiss ? [h("th", { title: t("tournament.buchholz") }, t("tournament.bh")),
         h("th", { title: t("tournament.sonnebornBerger") }, t("tournament.sb"))] : null)),
     h("tbody", {}, board.map((row, n) => h("tr", { class: [row.on_fire ? "on-fire" : "", row.withdrawn ? "withdrawn" : ""].join(" ").trim() || null },
-      h("td", {}, String(n + 1)),
+      h("td", {}, String(offset + n + 1)),
       h("td", {}, row.name, row.on_fire ? h("span", { class: "fire", title: t("tournament.onFire") }, " 🔥",
           h("span", { class: "sr-only" }, t("tournament.onFire"))) : null,
         row.playing ? h("small", {}, ` · ${t("tournament.playing")}`) : null,

@@ -80,7 +80,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
     runner = Runner(hub, notices, lambda: {someone.name for someone in presence.everyone},
                     recurring)
     watching = Watching(runner.book, runner.games, hub.chat, hub.blocks, hub.allowance,
-                        hub.settings.redis)
+                        hub.settings.redis, hub.metrics.page.observe)
     accounts = Accounts(hub.store.engine, words=hub.words)
     moderation = Moderation(hub.store.engine)
 

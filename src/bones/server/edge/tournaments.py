@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Query
 
 from bones.server.edge.auth import Needed
 from bones.server.edge.stored import stored
@@ -80,11 +80,13 @@ def tournaments_router(store: Store) -> APIRouter:
         return await stored(book.get, tournament)
 
     @router.get("/api/tournaments/{tournament}/standings", responses={404: ANSWERS[404]})
-    async def standing(tournament: str) -> list[StandingInfo]:
-        """The standings, best first, those who withdrew too: an arena's from the games
-        that ended in its time, a Swiss's with its tiebreaks, a duplicate's
-        matchpoints."""
-        return await stored(standings_of, book, games, tournament)
+    async def standing(tournament: str, offset: int = Query(default=0, ge=0),
+                       limit: int = Query(default=1000, ge=1, le=1000)
+                       ) -> list[StandingInfo]:
+        """The standings, best first, those who withdrew too, ``limit`` from ``offset``
+        on: an arena's from the games that ended in its time, a Swiss's with its
+        tiebreaks, a duplicate's matchpoints."""
+        return (await stored(standings_of, book, games, tournament))[offset:offset + limit]
 
     @router.get("/api/tournaments/{tournament}/rounds", responses={404: ANSWERS[404]})
     async def drawn(tournament: str) -> list[RoundInfo]:

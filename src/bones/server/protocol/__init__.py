@@ -101,6 +101,7 @@ from bones.server.protocol.text import (
     stripped,
 )
 from bones.server.protocol.tournament import (
+    PAGE,
     BoardInfo,
     BoardResult,
     Pairing,
@@ -118,6 +119,7 @@ __all__ = [
     "INVISIBLE",
     "MARKS",
     "MAX_FRAME",
+    "PAGE",
     "SEEN",
     "TIME_CONTROL",
     "VERSION",

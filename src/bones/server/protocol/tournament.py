@@ -26,6 +26,7 @@ from bones.server.protocol.rest import TIME_CONTROL, CreateTable, HumanSeat
 from bones.server.protocol.text import VERSION, clean_text
 
 __all__ = [
+    "PAGE",
     "BoardInfo",
     "BoardResult",
     "Pairing",
@@ -39,6 +40,8 @@ __all__ = [
 ]
 
 TournamentKind = Literal["arena", "swiss", "duplicate"]
+PAGE = 100
+"""Rows of standings (and tables of a round) a tournament's pushed page holds."""
 ROUNDS = {"swiss": 15, "duplicate": 10}
 """The most rounds of each format played in rounds."""
 
@@ -193,13 +196,18 @@ class BoardInfo(BaseModel):
 
 class TournamentMessage(BaseModel):
     """A tournament's page, sent on ``/ws/tournament/{id}`` at once and whenever it
-    changes: the tournament, its standings and its rounds drawn (each as the REST
-    answers give them)."""
+    changes, as the REST answers give it but cut to what a thousand sockets can be sent
+    every second: the tournament without its entrants' names (``entered``: how many),
+    the first :data:`PAGE` of its standings (``total``: how many there are; the rest by
+    REST, a page at a time) and its rounds drawn, each with its first :data:`PAGE`
+    tables."""
 
     v: Literal[1] = VERSION
     type: Literal["tournament"] = "tournament"
     info: TournamentInfo
+    entered: int
     standings: list[StandingInfo]
+    total: int
     rounds: list[RoundInfo] = []
 
 

@@ -33,12 +33,16 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-__all__ = ["SECOND", "WIN", "Standing", "pair", "points", "ranked"]
+__all__ = ["NEAR", "SECOND", "WHOLE", "WIN", "Standing", "pair", "points", "ranked"]
 
 WIN = 2
 """Points for a game won."""
 SECOND = 1
 """Points for second place at a table of three or four, or for a shared first place."""
+WHOLE = 64
+"""Waiting players up to which each may be paired with any other ..."""
+NEAR = 16
+"""... and beyond which with one of the nearest this many below them in the standings."""
 
 
 def points(place: int, players: int, shared: bool = False) -> int:
@@ -122,16 +126,19 @@ def pair(waiting: Sequence[Standing], seats: int = 2,
     # A rematch costs more than every distance of a wave together, and two kept apart
     # more than every rematch: each is made only when no pairing of as many tables
     # avoids it.
+    # A large field is paired among neighbours, each with the nearest below it: the
+    # matching's time grows with the edges, and nobody is to be paired far from their
+    # place anyway.
     again_cost = len(order) ** 2
     apart_cost = again_cost * len(order)
-    for a in order:
-        for b in order:
-            if place[a.player] < place[b.player]:
-                again = b.player in a.last or a.player in b.last
-                kept = b.player in apart.get(a.player, ()) or a.player in apart.get(b.player, ())
-                graph.add_edge(a.player, b.player, weight=2 * apart_cost - abs(
-                    place[a.player] - place[b.player]) - (again_cost if again else 0)
-                    - (apart_cost if kept else 0))
+    near = len(order) if len(order) <= WHOLE else NEAR
+    for n, a in enumerate(order):
+        for b in order[n + 1:n + 1 + near]:
+            again = b.player in a.last or a.player in b.last
+            kept = b.player in apart.get(a.player, ()) or a.player in apart.get(b.player, ())
+            graph.add_edge(a.player, b.player, weight=2 * apart_cost - (
+                place[b.player] - place[a.player]) - (again_cost if again else 0)
+                - (apart_cost if kept else 0))
     matched = nx.max_weight_matching(graph, maxcardinality=True)
     return sorted((tuple(sorted(pair, key=place.__getitem__)) for pair in matched),
                   key=lambda table: place[table[0]])

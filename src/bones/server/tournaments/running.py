@@ -181,14 +181,17 @@ class Runner:
                   await self.hub.read(self.book.entered, info.id, True)}
         deck = (await self.hub.read(self.book.secret, info.id)
                 if info.kind == "duplicate" else None)
+        seating = []
         for first, second in going["tables"]:
             board = rounds.next_board(teams, going, (first, second), games, info.boards or 1)
             if board is None:
                 continue
             side = duplicate.seat_of((first, second), first, board) if deck else 0
-            await self._seat(info, rounds.seats(by_key[first], by_key[second], side), people,
-                             going["round"], board if deck else None,
-                             deck.board(going["round"], board) if deck else None)
+            seating.append(self._seat(
+                info, rounds.seats(by_key[first], by_key[second], side), people,
+                going["round"], board if deck else None,
+                deck.board(going["round"], board) if deck else None))
+        await asyncio.gather(*seating)
 
     async def _seat(self, info: TournamentInfo, accounts: Sequence[int],
                     people: dict[int, Player], round_: int | None = None,
@@ -214,16 +217,23 @@ class Runner:
         if datetime.now(until.tzinfo) >= until:
             await self.hub.write(self.book.end, info.id)
             return
+        began = time.perf_counter()
         entrants = await self.hub.read(self.book.entered, info.id)
-        board = standings(entrants, await self.hub.read(self.games.played, info.id),
-                          until, sides(info))
+        board = await asyncio.to_thread(  # a thousand entrants: work for a thread
+            standings, entrants, await self.hub.read(self.games.played, info.id), until,
+            sides(info))
         here = self.here()
         guests = {account: guest for account, _, guest in entrants}
         waiting = [s for s, name, playing in board if not playing and name in here]
         named = {s.player: name for s, name, _ in board}
         apart = await self.hub.read(self.hub.blocks.among, [s.player for s in waiting])
-        for group in arena.pair(waiting, info.table.rules().players, apart):
-            await self._seat(info, group, {a: Player(named[a], a, guests[a]) for a in group})
+        groups = await asyncio.to_thread(arena.pair, waiting, info.table.rules().players,
+                                         apart)
+        await asyncio.gather(*(self._seat(info, group, {a: Player(named[a], a, guests[a])
+                                                        for a in group}) for group in groups))
+        if groups:
+            self.hub.metrics.wave.observe(time.perf_counter() - began)
+            self.hub.metrics.seated.inc(len(groups))
 
 
 def _movement(teams: list[Team], info: TournamentInfo) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ here.
 
 from __future__ import annotations
 
-from bones.server.protocol import StandingInfo, TournamentInfo, TournamentMessage
+from bones.server.protocol import PAGE, StandingInfo, TournamentInfo, TournamentMessage
 from bones.server.tournaments import rounds
 from bones.server.tournaments.entries import Tournaments
 from bones.server.tournaments.games import Played, TournamentGames
@@ -22,14 +22,18 @@ def standings_of(book: Tournaments, games: TournamentGames, tournament: str,
 
 
 def page(book: Tournaments, games: TournamentGames, tournament: str) -> TournamentMessage:
-    """The whole page: the tournament, its standings and its rounds."""
+    """The page: the tournament, the first :data:`PAGE` of its standings and its
+    rounds (each with its first tables)."""
     info = book.get(tournament)
     played = games.played(tournament)
     drawn = book.pairings(tournament)
+    board = _standings(book, info, played)
+    shown = rounds.round_infos(book.teams(tournament), drawn, played, info.boards or 0)
+    for one in shown:
+        del one.tables[PAGE:]
     return TournamentMessage(
-        info=info, standings=_standings(book, info, played),
-        rounds=rounds.round_infos(book.teams(tournament), drawn, played, info.boards or 0)
-        if drawn else [])
+        info=info.model_copy(update={"entrants": []}), entered=len(info.entrants),
+        standings=board[:PAGE], total=len(board), rounds=shown)
 
 
 def _standings(book: Tournaments, info: TournamentInfo, played: list[Played]

@@ -15,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -44,8 +46,11 @@ class Watching:
     """The tournament pages' sockets of this process, by tournament."""
 
     def __init__(self, book: Tournaments, games: TournamentGames, chat: Chat, blocks: Blocks,
-                 allowance: Allowance, redis_url: str | None = None) -> None:
+                 allowance: Allowance, redis_url: str | None = None,
+                 timed: Callable[[float], None] = lambda _: None) -> None:
+        """``timed``: told the seconds each page took to make."""
         self.book, self.games, self.chat, self.blocks = book, games, chat, blocks
+        self.timed = timed
         self.allowance = allowance
         self.redis = None if redis_url is None else connect(redis_url)
         self.sockets: dict[str, dict[Socket, int | None]] = defaultdict(dict)
@@ -155,8 +160,10 @@ class Watching:
 
     async def look(self, tournament: str) -> None:
         """Read a watched tournament's page again; push it to its sockets if it changed."""
+        began = time.perf_counter()
         shown = (await asyncio.to_thread(page, self.book, self.games, tournament)
                  ).model_dump_json()
+        self.timed(time.perf_counter() - began)
         if tournament in self.sockets and shown != self.shown.get(tournament):
             self.shown[tournament] = shown
             await self._to_all(tournament, shown)
