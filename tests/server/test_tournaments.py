@@ -14,6 +14,7 @@ import random
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,11 @@ from hypothesis import strategies as st
 from websockets.exceptions import ConnectionClosed
 
 from bones import cli
+from bones.server.people.accounts import Accounts
+from bones.server.protocol import Tournamenting
+from bones.server.store.records import Store
 from bones.server.tournaments import arena, duplicate, swiss
+from bones.server.tournaments.entries import Tournaments
 from tests.server.chaos import play_through, running
 from tests.server.live import Client, Server, in_threads, play_tournament, sqlite_url
 
@@ -640,3 +645,19 @@ def test_a_swiss_goes_on_when_the_process_running_it_is_killed(
                 score[name] += table["points"][side]
     standings = site[0].get(f"/api/tournaments/{made['id']}/standings")
     assert {row["name"]: row["score"] for row in standings} == score
+
+
+def test_fifty_players_join_at_once(tmp_path: Path) -> None:
+    """Fifty joins at once, each in a thread of its own as the server runs them: a join
+    read the tournament with a second connection while holding the first, and fifty of
+    them held every connection of the pool and waited 30 s for another."""
+    accounts = Accounts(Store(sqlite_url(tmp_path / "bones.db")).engine)
+    host, _ = accounts.sign_up("Host", "correct horse")
+    book = Tournaments(accounts.engine)
+    made = book.make(host, Tournamenting.model_validate(_arena()))
+    guests = [accounts.guest()[0] for _ in range(50)]
+    with ThreadPoolExecutor(40) as threads:  # as many as the server's
+        started = time.monotonic()
+        list(threads.map(lambda guest: book.join(made, guest), guests))
+    assert time.monotonic() - started < 25  # the pool's 30 s wait never came
+    assert len(book.get(made).entrants) == 50

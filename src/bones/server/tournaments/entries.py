@@ -123,7 +123,9 @@ class Tournaments:
             .order_by(TournamentRow.starts.desc()))
 
     def get(self, tournament: str) -> TournamentInfo:
-        """One tournament (a private one too: its id is its link)."""
+        """One tournament (a private one too: its id is its link). One session, one
+        connection: a second one taken while the first is held, by fifty requests at
+        once, left them all waiting for the pool."""
         with Session(self.engine) as session:
             row = session.get(TournamentRow, tournament)
             if row is None:
@@ -136,7 +138,7 @@ class Tournaments:
                 minutes=row.minutes, rounds=row.rounds, boards=row.boards,
                 state=row.state, by=by, public=row.public,  # type: ignore[arg-type]
                 least_rating=row.least_rating, bots=row.bots,
-                entrants=[name for _, name, _ in self.entered(tournament)],
+                entrants=[name for _, name, _ in _entered(session, tournament)],
                 round=len(row.pairings) if row.pairings else None,
                 commitment=None if row.fair is None else FairDeck.from_dict(
                     row.fair).commitment)
@@ -274,13 +276,8 @@ class Tournaments:
     def entered(self, tournament: str, withdrawn: bool = False) -> list[tuple[int, str, bool]]:
         """Each entrant (those who withdrew too, with ``withdrawn``): account, name and
         whether a guest."""
-        staying = [] if withdrawn else [EntryRow.withdrawn.is_(None)]
         with Session(self.engine) as session:
-            return [(a, n, g) for a, n, g in session.execute(
-                select(AccountRow.id, AccountRow.name, AccountRow.guest).join(
-                    EntryRow, EntryRow.account_id == AccountRow.id).where(
-                    EntryRow.tournament_id == tournament, *staying)
-                .order_by(EntryRow.joined, AccountRow.id))]
+            return _entered(session, tournament, withdrawn)
 
     def _rating(self, account: Account, info: TournamentInfo) -> int:
         players = info.table.rules().players
@@ -308,3 +305,13 @@ def _pair_up(entries: list[EntryRow]) -> list[int]:
         alone[-1].withdrawn = now()
         return [alone[-1].account_id]
     return []
+
+
+def _entered(session: Session, tournament: str, withdrawn: bool = False
+             ) -> list[tuple[int, str, bool]]:
+    staying = [] if withdrawn else [EntryRow.withdrawn.is_(None)]
+    return [(a, n, g) for a, n, g in session.execute(
+        select(AccountRow.id, AccountRow.name, AccountRow.guest).join(
+            EntryRow, EntryRow.account_id == AccountRow.id).where(
+            EntryRow.tournament_id == tournament, *staying)
+        .order_by(EntryRow.joined, AccountRow.id))]
