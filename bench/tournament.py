@@ -4,13 +4,14 @@ takes, and how long the tournament's page takes to make and to reach every playe
 Starts ``bones serve`` (SQLite, in a temporary folder, the per-address limits lifted).
 Each scripted player is a guest who joins the arena, keeps the notice socket open (it is
 here), watches the tournament's page over its socket, and does what the app does: while
-not at a game it asks for its game every 2 s, and when seated plays it at a person's
+not at a game it waits for its notice socket to say it is seated (asking for its game
+every 10 s should that be lost, as the app does), and when seated plays it at a person's
 pace (``--pace`` seconds a move, ± half), then waits to be paired again. Every game is
 the draw game, one round.
 
 Measured: the first wave (everyone waiting at the start, paired at once), from the
-arena's start to the last player seated as the players see it (their next ask after the
-server seated them: up to 2 s late) and as the server times it (its standings, pairing
+arena's start to the last player seated as the players see it (told on their notice
+socket) and as the server times it (its standings, pairing
 and every table made: ``bones_tournament_wave_seconds``); the later waves (a few players
 each, as games end); a page made (``bones_tournament_page_seconds``) and pushed: for
 every page, the time from its first to its last arrival at the thousand sockets watching,
@@ -46,8 +47,8 @@ from rich.table import Table
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server import start_server
 
-ASK = 2.0
-"""Seconds between two asks for one's game, as the app asks."""
+ASK = 10.0
+"""Seconds between two asks for one's game, as the app asks should its push be lost."""
 
 
 @dataclass
@@ -76,6 +77,7 @@ class Player:
         self.http, self.sockets, self.url, self.rng = http, sockets, url, rng
         self.headers = {"cookie": f"bones_session={cookie}"}
         self.ws_url = url.replace("http", "ws", 1)
+        self.seats: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
 
     async def join(self, tournament: str) -> None:
         async with self.http.post(f"{self.url}/api/tournaments/{tournament}/join",
@@ -96,23 +98,28 @@ class Player:
                 figures.sizes[digest] = len(frame.data)
 
     async def here(self, stop: float) -> None:
+        """The notice socket: here while it is open; it says when the player is seated."""
         async with self.sockets.ws_connect(f"{self.ws_url}/ws/me", headers=self.headers) as ws:
-            while time.monotonic() < stop:
-                with_timeout = await ws.receive(timeout=max(0.1, stop - time.monotonic()))
-                if with_timeout.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
+            async for frame in ws:
+                if frame.type != aiohttp.WSMsgType.TEXT or time.monotonic() > stop:
                     return
+                message = orjson.loads(frame.data)
+                if message["type"] == "paired":
+                    self.seats.put_nowait(message)
 
     async def play(self, tournament: str, started: float, figures: Figures, pace: float,
                    stop: float) -> None:
-        """Ask for a game every :data:`ASK` seconds; play each one given."""
+        """Wait to be seated (asking every :data:`ASK` seconds); play each game."""
         played: set[str] = set()
         first = True
         while time.monotonic() < stop:
-            async with self.http.get(f"{self.url}/api/tournaments/{tournament}/game",
-                                     headers=self.headers) as response:
-                seat = await response.json() if response.status == 200 else None
+            try:
+                seat: dict[str, Any] | None = await asyncio.wait_for(self.seats.get(), ASK)
+            except TimeoutError:
+                async with self.http.get(f"{self.url}/api/tournaments/{tournament}/game",
+                                         headers=self.headers) as response:
+                    seat = await response.json() if response.status == 200 else None
             if seat is None or seat["table"] in played:
-                await asyncio.sleep(ASK)
                 continue
             if first:
                 figures.seated_first.append(time.perf_counter() - started)

@@ -269,15 +269,15 @@ def _counted(results: list[str]) -> list[int]:
 
 
 def test_an_arena_runs_to_its_end_and_its_standings_are_the_games(server: Server) -> None:
-    """Four scripted players in a one-minute arena (each told when it starts):
+    """Twenty scripted players in a one-minute arena (each told when it starts):
     paired again and again whenever their game ends, until time is up; each one's sheet
     is their games' results by the arena's scoring (a game still being played at the
     end does not count), and the standings are in order of score."""
     tag = random.randrange(10**7)
-    names = [f"Ar{n}{tag}" for n in range(4)]
+    names = [f"Ar{n}{tag}" for n in range(20)]
     clients = [server.account(name) for name in names]
-    made = clients[0].post("/api/tournaments", json=_arena(  # all four in before it starts
-        minutes=1, starts=(datetime.now(UTC) + timedelta(seconds=20)).isoformat(),
+    made = clients[0].post("/api/tournaments", json=_arena(  # all in before it starts
+        minutes=1, starts=(datetime.now(UTC) + timedelta(seconds=25)).isoformat(),
         table={"variant": "draw", "options": {"target": None},
                "seats": [{"kind": "human"}, {"kind": "human"}]})).json()
     for client in clients:
@@ -294,6 +294,15 @@ def test_an_arena_runs_to_its_end_and_its_standings_are_the_games(server: Server
         assert row["sheet"] == _counted(results)[:len(row["sheet"])]
         assert len(row["sheet"]) >= len(results) - 1  # only a game at the end is left out
         assert row["score"] == sum(row["sheet"]) and not row["playing"]
+    listed: list[dict[str, Any]] = []  # every game, a page of 100 at a time
+    while not listed or len(listed) % 100 == 0:
+        page = server.get(f"/api/tournaments/{made['id']}/games?offset={len(listed)}")
+        if not page:
+            break
+        listed += page
+    assert len(listed) * 2 >= sum(len(row["sheet"]) for row in board)
+    assert len({game["id"] for game in listed}) == len(listed)
+    assert all(set(game["names"]) <= set(names) for game in listed)
     for client in clients:  # each entrant was told it began
         told = client.get("/api/notifications").json()["items"]
         assert [(n["kind"], n["tournament"]) for n in told] == [("tournament", made["id"])]

@@ -75,7 +75,11 @@ let notices = null;
 export function listen(go) {
   notices?.close();
   goTo = go;
-  notices = new Connection("me", null, { onNotice: (notice) => told(notice) });
+  notices = new Connection("me", null, {
+    onNotice: (notice) => told(notice),
+    // a tournament's pairing: for its page, if it is open
+    onPaired: (seat) => window.dispatchEvent(new CustomEvent("bones:paired", { detail: seat })),
+  });
   refreshInbox();
   // one made while this page was away: the newest still open to me
   api("/api/challenges").then((open) => {

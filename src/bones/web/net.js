@@ -29,7 +29,8 @@ export const seats = {
 export class Connection {
   // `table`: a table's id, "lobby" for the lobby's list (`onLobby`), "seek/{ticket}"
   // for a quick match's ticket (`onSeeking`, then `onMatched`), "me" for the
-  // player's own notices (`onNotice`), or "tournament/{id}" for a tournament's page
+  // player's own notices (`onNotice`, and `onPaired` when a tournament seats them), or
+  // "tournament/{id}" for a tournament's page
   // (`onTournament`, and its chat); `onEnd(code)`: the
   // server closed it for good (4401 not signed in, 4403 not yours, 4404 gone, 4451 the
   // account is banned).
@@ -61,6 +62,7 @@ export class Connection {
       else if (message.type === "matched") this.onMatched?.(message);
       else if (message.type === "notice") this.onNotice?.(message);
       else if (message.type === "tournament") this.onTournament?.(message);
+      else if (message.type === "paired") this.onPaired?.(message);
     };
     ws.onclose = (event) => {
       this.onStatus?.(false);

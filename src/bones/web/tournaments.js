@@ -21,7 +21,7 @@ const KINDS = ["arena", "swiss", "duplicate"];
 const ROUNDS = [3, 4, 5, 7];
 const BOARDS = [1, 2, 4];
 const PAGE = 100;  // rows of standings a page (the server's too)
-const ASK = 2000;  // ms between two asks for the player's game
+const ASK = 10_000;  // ms between two asks for the player's game, should its push be lost
 
 function link(path, words, go, attrs = {}) {
   return h("a", { href: path, ...attrs, onclick: (e) => { e.preventDefault(); go(path); } }, words);
@@ -113,7 +113,8 @@ function makeForm(go) {
 }
 
 // One tournament's page, as its socket pushes it (with the tournament's chat); while it
-// runs, an entrant's own game is asked for every few seconds.
+// runs, the player's notice socket says when the pairing seats them (asked for too,
+// every ten seconds, should that be lost).
 export class TournamentScreen {
   constructor(root, id, go) {
     Object.assign(this, { root, id, go });
@@ -128,11 +129,14 @@ export class TournamentScreen {
         : this.chat.refused(code === 4451 ? t("error.banned") : t("http.403"))),
     });
     this.asking = setInterval(() => this.seek(), ASK);
+    this.paired = (event) => { if (event.detail.tournament === this.id) this.sit(event.detail); };
+    window.addEventListener("bones:paired", this.paired);
   }
 
   close() {
     this.closed = true;
     clearInterval(this.asking);
+    window.removeEventListener("bones:paired", this.paired);
     this.connection.close();
   }
 
@@ -150,7 +154,12 @@ export class TournamentScreen {
     const info = this.page?.info;
     if (!info || info.state !== "running" || !this.mine) return;
     const game = await api(`/api/tournaments/${this.id}/game`).catch(() => null);
-    if (this.closed || !game || game.table === this.shown) return;
+    if (game) this.sit(game);
+  }
+
+  // To the table the pairing seated me at (pushed on my notice socket, or asked for).
+  sit(game) {
+    if (this.closed || game.table === this.shown) return;
     this.shown = game.table;
     seats.set(game.table, game.seat, game.token);
     localStorage.setItem(`bones.tournament.${game.table}`, this.id);  // its way back
@@ -162,8 +171,11 @@ export class TournamentScreen {
   async show(page) {
     this.page = page;
     await this.who(page);
+    if (page.info.kind === "arena" && page.info.state === "finished" && !this.games) {
+      this.games = await api(`/api/tournaments/${this.id}/games`).catch(() => []);
+    }
     if (this.closed) return;
-    const seen = JSON.stringify([page, this.mine, this.offset, me()?.name]);
+    const seen = JSON.stringify([page, this.mine, this.offset, Boolean(this.games), me()?.name]);
     if (seen === this.seen) return;
     this.seen = seen;
     this.render(page.info, this.offset ? this.paged : page.standings, page.rounds, this.mine);
@@ -211,9 +223,11 @@ export class TournamentScreen {
         h("code", {}, info.commitment.slice(0, 16)), "…") : null,
       this.actions(info, mine, (what) => this.act(what)),
       h("p", { class: "form-error", role: "alert" }),
+      info.state === "finished" && this.page.standings.length ? podium(this.page.standings) : null,
       h("h2", {}, t("tournament.standings")),
       board.length ? [standings(info, board, this.offset || 0), this.pager()] : h("p", {}, t("tournament.noEntrants")),
       drawn.length ? [h("h2", {}, t("tournament.pairings")), rounds(drawn, this.go)] : null,
+      this.games?.length ? [h("h2", {}, t("tournament.gamesPlayed")), played(this.games, this.go)] : null,
       info.kind === "duplicate" && drawn.length ? h("p", {},
         link(`/tournament/${info.id}/boards`, t("tournament.boardsLink"), this.go, { id: "boards-link" })) : null,
       info.kind === "duplicate" && info.state === "finished" ? h("p", {}, h("a", {
@@ -249,6 +263,20 @@ function standings(info, board, offset) {
       h("td", { class: "sheet" }, row.sheet.map(points).join(" ")),
       h("td", {}, h("strong", {}, points(row.score))),
       swiss ? [h("td", {}, points(row.buchholz)), h("td", {}, points(row.sonneborn_berger))] : null))));
+}
+
+// The first three of a finished tournament, medals and all.
+function podium(board) {
+  return [h("h2", {}, t("tournament.podium")),
+    h("ol", { class: "podium", id: "podium" }, board.slice(0, 3).map((row, n) =>
+      h("li", { class: `place-${n + 1}` }, h("span", { "aria-hidden": "true" }, ["🥇", "🥈", "🥉"][n], " "),
+        h("strong", {}, row.name), ` · ${points(row.score)}`)))];
+}
+
+// An arena's games, the latest first, each with its replay.
+function played(games, go) {
+  return h("ul", { class: "rounds", id: "tournament-games" }, games.map((g) =>
+    h("li", {}, link(`/replay/${g.id}`, `${g.names.join(", ")} · ${g.scores.join(" : ")}`, go))));
 }
 
 // ½ for half points, as chess writes them.

@@ -13,10 +13,12 @@ from typing import Any, Literal
 from fastapi import APIRouter, HTTPException, Query
 
 from bones.server.edge.auth import Needed
+from bones.server.edge.profiles import summary
 from bones.server.edge.stored import stored
 from bones.server.protocol import (
     BAD_BODY,
     BoardInfo,
+    GameSummary,
     Partnering,
     RoundInfo,
     StandingInfo,
@@ -97,6 +99,14 @@ def tournaments_router(store: Store) -> APIRouter:
                                   await stored(book.pairings, tournament),
                                   await stored(games.played, tournament),
                                   info.boards or 0)
+
+    @router.get("/api/tournaments/{tournament}/games", responses={404: ANSWERS[404]})
+    async def played(tournament: str, offset: int = Query(default=0, ge=0),
+                     limit: int = Query(default=100, ge=1, le=100)) -> list[GameSummary]:
+        """The tournament's finished games, the latest first (each one's replay is
+        ``/replay/{id}``), ``limit`` from ``offset`` on."""
+        await stored(book.get, tournament)
+        return [summary(g) for g in await stored(games.finished, tournament, offset, limit)]
 
     @router.get("/api/tournaments/{tournament}/boards", responses={404: ANSWERS[404]})
     async def boards(tournament: str) -> list[BoardInfo]:

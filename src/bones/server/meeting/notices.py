@@ -79,18 +79,31 @@ class Notices:
         sockets, at every process: ``kind`` done by the account ``by``, about
         ``challenge``, the table ``table`` of rules ``spec`` or ``tournament``. A line the
         store cannot keep is still pushed."""
+        await self.tell_all([account], kind, by, challenge, table, spec, tournament)
+
+    async def tell_all(self, accounts: list[int], kind: NoticeKind, by: int | None = None,
+                       challenge: ChallengeInfo | None = None, table: str | None = None,
+                       spec: dict[str, Any] | None = None, tournament: str | None = None
+                       ) -> None:
+        """:meth:`tell` each of ``accounts`` the same, kept in one transaction."""
         if challenge is not None:
             table, spec = table or challenge.table, spec or challenge.table_spec
-        line: Notification | None = None
+        lines: dict[int, Notification] = {}
         try:
-            line = await asyncio.to_thread(
-                self.notifications.add, account, kind, by,
+            lines = await asyncio.to_thread(
+                self.notifications.add_all, accounts, kind, by,
                 challenge=None if challenge is None else challenge.id, table=table,
                 tournament=tournament, spec=spec)
         except SQLAlchemyError as error:
-            log.warning("a notification could not be kept: %s", error)
-        notice = NoticeMessage(kind=kind, challenge=challenge, notification=line)
-        text = notice.model_dump_json()
+            log.warning("notifications could not be kept: %s", error)
+        for account in accounts:
+            await self.push(account, NoticeMessage(
+                kind=kind, challenge=challenge, notification=lines.get(account)
+            ).model_dump_json())
+
+    async def push(self, account: int, text: str) -> None:
+        """Send ``text`` to the account's notice sockets, at every process, and keep
+        nothing (a tournament's pairing: the seat is asked for again if it is lost)."""
         if self.redis is None:
             await self._deliver(account, text)
         else:

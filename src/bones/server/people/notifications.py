@@ -49,24 +49,36 @@ class Notifications:
             ) -> Notification:
         """A new line for ``account``: ``kind`` done by ``by``, leading to ``challenge``,
         ``table`` or ``tournament``; lines older than :data:`DAYS` go."""
+        return self.add_all([account], kind, by, challenge=challenge, table=table,
+                            tournament=tournament, spec=spec)[account]
+
+    def add_all(self, accounts: list[int], kind: NoticeKind, by: int | None = None, *,
+                challenge: str | None = None, table: str | None = None,
+                tournament: str | None = None, spec: dict[str, Any] | None = None
+                ) -> dict[int, Notification]:
+        """The same line for each of ``accounts``, in one transaction (a thousand
+        entrants told a tournament began, one by one, held its first pairing up 30 s);
+        each one's line."""
         with Session(self.engine) as session, session.begin():
             session.execute(delete(NotificationRow).where(
-                NotificationRow.account_id == account,
+                NotificationRow.account_id.in_(accounts),
                 NotificationRow.created < now() - timedelta(days=DAYS)))
-            row = NotificationRow(account_id=account, kind=kind, created=now(), read=False,
-                                  by_id=by, challenge_id=challenge, table_id=table,
-                                  tournament_id=tournament, spec=spec)
-            session.add(row)
+            rows = [NotificationRow(account_id=account, kind=kind, created=now(), read=False,
+                                    by_id=by, challenge_id=challenge, table_id=table,
+                                    tournament_id=tournament, spec=spec)
+                    for account in accounts]
+            session.add_all(rows)
             session.flush()
-            made = row.id
-        return next(n for n in self._lines(account, NotificationRow.id == made))
+            made = [row.id for row in rows]
+        return dict(self._read(NotificationRow.id.in_(made)))
 
     def listed(self, account: int) -> NotificationList:
         """The newest :data:`SHOWN` lines of ``account``, and how many are unread."""
         with Session(self.engine) as session:
             unread = session.scalar(select(func.count()).where(
                 NotificationRow.account_id == account, NotificationRow.read.is_(False)))
-        return NotificationList(unread=unread or 0, items=self._lines(account))
+        return NotificationList(unread=unread or 0, items=[line for _, line in self._read(
+            NotificationRow.account_id == account, limit=SHOWN)])
 
     def read(self, account: int, upto: int) -> None:
         """``account`` has seen every line up to the one numbered ``upto``."""
@@ -75,14 +87,14 @@ class Notifications:
                 NotificationRow.account_id == account, NotificationRow.id <= upto,
                 NotificationRow.read.is_(False)).values(read=True))
 
-    def _lines(self, account: int, *where: Any) -> list[Notification]:
+    def _read(self, *where: Any, limit: int | None = None) -> list[tuple[int, Notification]]:
+        """The lines ``where`` picks, newest first, each with its account."""
         query = (select(NotificationRow, AccountRow.name)
                  .outerjoin(AccountRow, AccountRow.id == NotificationRow.by_id)
-                 .where(NotificationRow.account_id == account, *where)
-                 .order_by(NotificationRow.id.desc()).limit(SHOWN))
+                 .where(*where).order_by(NotificationRow.id.desc()).limit(limit))
         with Session(self.engine) as session:
-            return [Notification(id=row.id, kind=cast(NoticeKind, row.kind),
-                                 created=row.created.isoformat(), read=row.read, by=name,
-                                 challenge=row.challenge_id, table=row.table_id,
-                                 tournament=row.tournament_id, table_spec=row.spec)
-                    for row, name in session.execute(query)]
+            return [(row.account_id, Notification(
+                id=row.id, kind=cast(NoticeKind, row.kind), created=row.created.isoformat(),
+                read=row.read, by=name, challenge=row.challenge_id, table=row.table_id,
+                tournament=row.tournament_id, table_spec=row.spec))
+                for row, name in session.execute(query)]

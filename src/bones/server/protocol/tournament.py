@@ -29,6 +29,7 @@ __all__ = [
     "PAGE",
     "BoardInfo",
     "BoardResult",
+    "PairedMessage",
     "Pairing",
     "Partnering",
     "RoundInfo",
@@ -209,6 +210,19 @@ class TournamentMessage(BaseModel):
     standings: list[StandingInfo]
     total: int
     rounds: list[RoundInfo] = []
+
+
+class PairedMessage(BaseModel):
+    """Sent on the player's own ``/ws/me`` when a tournament's pairing seats them: the
+    table, their seat and its token (a thousand pages need not ask for it every few
+    seconds)."""
+
+    v: Literal[1] = VERSION
+    type: Literal["paired"] = "paired"
+    tournament: str
+    table: str
+    seat: int
+    token: str
 
 
 class TournamentSeat(BaseModel):

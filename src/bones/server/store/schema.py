@@ -405,6 +405,11 @@ class EntryRow(Base):
     """In Kozel, once the tournament began: the pair's first player's account."""
     missed: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """The games in a row this player was paired for and never came to."""
+    table_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    """The player's latest tournament game, their seat and its token (theirs alone to
+    read): a thousand players asking for their game each read one row."""
+    seat: Mapped[int | None] = mapped_column(Integer, default=None)
+    token: Mapped[str | None] = mapped_column(String(64), default=None)
 
 
 class TournamentGameRow(Base):

@@ -123,25 +123,31 @@ class Tournaments:
             .order_by(TournamentRow.starts.desc()))
 
     def get(self, tournament: str) -> TournamentInfo:
-        """One tournament (a private one too: its id is its link). One session, one
-        connection: a second one taken while the first is held, by fifty requests at
-        once, left them all waiting for the pool."""
+        """One tournament (a private one too: its id is its link)."""
+        found = self._read([tournament])
+        if not found:
+            raise Unknown(f"no tournament {tournament!r}")
+        return found[0]
+
+    def _read(self, ids: list[str]) -> list[TournamentInfo]:
+        """The tournaments ``ids`` names (in that order, those that exist): three
+        queries however many, in one session (a second connection taken while the first
+        is held, by fifty requests at once, left them all waiting for the pool)."""
         with Session(self.engine) as session:
-            row = session.get(TournamentRow, tournament)
-            if row is None:
-                raise Unknown(f"no tournament {tournament!r}")
-            by = None if row.created_by is None else session.get_one(
-                AccountRow, row.created_by).name
-            return TournamentInfo(
-                id=row.id, kind=row.kind, name=row.name,  # type: ignore[arg-type]
-                table=CreateTable.model_validate(row.spec), starts=row.starts.isoformat(),
-                minutes=row.minutes, rounds=row.rounds, boards=row.boards,
-                state=row.state, by=by, public=row.public,  # type: ignore[arg-type]
-                least_rating=row.least_rating, bots=row.bots,
-                entrants=[name for _, name, _ in _entered(session, tournament)],
-                round=len(row.pairings) if row.pairings else None,
-                commitment=None if row.fair is None else FairDeck.from_dict(
-                    row.fair).commitment)
+            rows = {r.id: r for r in session.scalars(
+                select(TournamentRow).where(TournamentRow.id.in_(ids)))}
+            makers = {r.created_by for r in rows.values()} - {None}
+            named: dict[int, str] = dict(session.execute(
+                select(AccountRow.id, AccountRow.name).where(AccountRow.id.in_(makers))).all())
+            entrants: dict[str, list[str]] = {one: [] for one in rows}
+            for tournament, name in session.execute(
+                    select(EntryRow.tournament_id, AccountRow.name).join(
+                        AccountRow, AccountRow.id == EntryRow.account_id).where(
+                        EntryRow.tournament_id.in_(list(rows)), EntryRow.withdrawn.is_(None))
+                    .order_by(EntryRow.joined, AccountRow.id)):
+                entrants[tournament].append(name)
+        return [_info(rows[one], named.get(rows[one].created_by or 0), entrants[one])
+                for one in ids if one in rows]
 
     def join(self, tournament: str, account: Account, partner: str | None = None) -> None:
         """Enter ``account`` (again, after withdrawing), in Kozel played in rounds with
@@ -270,14 +276,19 @@ class Tournaments:
     def _infos(self, ids: Select[str]) -> list[TournamentInfo]:
         """The tournaments whose ids the query selects (the first :data:`SHOWN`)."""
         with Session(self.engine) as session:
-            found = session.scalars(ids.limit(SHOWN)).all()
-        return [self.get(one) for one in found]
+            found = list(session.scalars(ids.limit(SHOWN)))
+        return self._read(found)
 
     def entered(self, tournament: str, withdrawn: bool = False) -> list[tuple[int, str, bool]]:
         """Each entrant (those who withdrew too, with ``withdrawn``): account, name and
         whether a guest."""
+        staying = [] if withdrawn else [EntryRow.withdrawn.is_(None)]
         with Session(self.engine) as session:
-            return _entered(session, tournament, withdrawn)
+            return [(a, n, g) for a, n, g in session.execute(
+                select(AccountRow.id, AccountRow.name, AccountRow.guest).join(
+                    EntryRow, EntryRow.account_id == AccountRow.id).where(
+                    EntryRow.tournament_id == tournament, *staying)
+                .order_by(EntryRow.joined, AccountRow.id))]
 
     def _rating(self, account: Account, info: TournamentInfo) -> int:
         players = info.table.rules().players
@@ -307,11 +318,13 @@ def _pair_up(entries: list[EntryRow]) -> list[int]:
     return []
 
 
-def _entered(session: Session, tournament: str, withdrawn: bool = False
-             ) -> list[tuple[int, str, bool]]:
-    staying = [] if withdrawn else [EntryRow.withdrawn.is_(None)]
-    return [(a, n, g) for a, n, g in session.execute(
-        select(AccountRow.id, AccountRow.name, AccountRow.guest).join(
-            EntryRow, EntryRow.account_id == AccountRow.id).where(
-            EntryRow.tournament_id == tournament, *staying)
-        .order_by(EntryRow.joined, AccountRow.id))]
+def _info(row: TournamentRow, by: str | None, entrants: list[str]) -> TournamentInfo:
+    return TournamentInfo(
+        id=row.id, kind=row.kind, name=row.name,  # type: ignore[arg-type]
+        table=CreateTable.model_validate(row.spec), starts=row.starts.isoformat(),
+        minutes=row.minutes, rounds=row.rounds, boards=row.boards,
+        state=row.state, by=by, public=row.public,  # type: ignore[arg-type]
+        least_rating=row.least_rating, bots=row.bots, entrants=entrants,
+        round=len(row.pairings) if row.pairings else None,
+        commitment=None if row.fair is None else FairDeck.from_dict(row.fair).commitment)
+

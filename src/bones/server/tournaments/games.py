@@ -41,7 +41,8 @@ from sqlalchemy.orm import Session
 from bones.server.people.ratings import ranks
 from bones.server.store.schema import EntryRow, GameRow, TableRow, TournamentGameRow, now
 
-__all__ = ["FORFEIT", "MISSED", "STALE", "Played", "TournamentGames", "places", "results"]
+__all__ = ["FORFEIT", "MISSED", "STALE", "Planned", "Played", "TournamentGames", "places",
+           "results"]
 
 FORFEIT = 1000
 """A forfeited game's result, each way."""
@@ -97,42 +98,64 @@ def _idle(record: dict[str, Any]) -> set[int]:
     return set(record.get("idle") or ())
 
 
+@dataclass(frozen=True)
+class Planned:
+    """A table a pairing is to make: its id, each seat's account, its round and board."""
+
+    table: str
+    accounts: list[int]
+    round: int | None = None
+    board: int | None = None
+
+
 class TournamentGames:
     """Every tournament's games in a store; each method is one transaction."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def reserve(self, tournament: str, table: str, accounts: list[int],
-                round_: int | None = None, board: int | None = None) -> bool:
-        """Keep ``table`` (not made yet) for ``accounts`` (by seat), in a round, on a
-        board; refused (False) if any of them is at a game of the tournament not over,
-        or that round's board is reserved for them already."""
+    def reserve(self, tournament: str, planned: list[Planned]) -> list[Planned]:
+        """Keep each planned table (not made yet) for its accounts (by seat), in a
+        round, on a board, in one transaction; those kept. One is refused if any of its
+        players is at a game of the tournament not over (or seated by one planned
+        before it), or if that round's board is reserved for them already."""
         with Session(self.engine) as session, session.begin():
-            rows = session.execute(select(TournamentGameRow, GameRow.table_id).outerjoin(
-                GameRow, GameRow.table_id == TournamentGameRow.table_id).where(
+            rows = session.execute(select(TournamentGameRow.accounts, GameRow.table_id)
+                                   .outerjoin(GameRow, GameRow.table_id ==
+                                              TournamentGameRow.table_id).where(
                 TournamentGameRow.tournament_id == tournament,
                 TournamentGameRow.settled.is_(None))).all()
-            taken = {a for row, over in rows if over is None for a in row.accounts}
-            if taken & set(accounts):
-                return False
-            if round_ is not None:
-                same_board = (TournamentGameRow.board == board if board is not None
-                              else TournamentGameRow.board.is_(None))
-                drawn = session.scalars(select(TournamentGameRow.accounts).where(
+            taken = {a for accounts, over in rows if over is None for a in accounts}
+            drawn = {(r, b, frozenset(accounts)) for r, b, accounts in session.execute(
+                select(TournamentGameRow.round, TournamentGameRow.board,
+                       TournamentGameRow.accounts).where(
                     TournamentGameRow.tournament_id == tournament,
-                    TournamentGameRow.round == round_, same_board)).all()
-                if any(set(seated) == set(accounts) for seated in drawn):
-                    return False
-            session.add(TournamentGameRow(table_id=table, tournament_id=tournament,
-                                          accounts=accounts, tokens=[], created=now(),
-                                          round=round_, board=board))
-            return True
+                    TournamentGameRow.round.in_({p.round for p in planned} - {None})))}
+            kept = []
+            for plan in planned:
+                if taken & set(plan.accounts) or (
+                        plan.round, plan.board, frozenset(plan.accounts)) in drawn:
+                    continue
+                taken |= set(plan.accounts)
+                kept.append(plan)
+                session.add(TournamentGameRow(
+                    table_id=plan.table, tournament_id=tournament, accounts=plan.accounts,
+                    tokens=[], created=now(), round=plan.round, board=plan.board))
+            return kept
 
-    def seated(self, table: str, tokens: list[str]) -> None:
-        """The reserved table is made: each seat's token, for its player."""
+    def seated(self, made: dict[str, list[str]]) -> None:
+        """The reserved tables are made: each seat's token, for its player (kept with
+        their entry too, where :meth:`mine` reads it), by table."""
         with Session(self.engine) as session, session.begin():
-            session.get_one(TournamentGameRow, table).tokens = tokens
+            for table, tokens in made.items():
+                row = session.get_one(TournamentGameRow, table)
+                row.tokens = tokens
+                for seat, (account, token) in enumerate(zip(row.accounts, tokens,
+                                                            strict=True)):
+                    session.execute(update(EntryRow).where(
+                        EntryRow.tournament_id == row.tournament_id,
+                        EntryRow.account_id == account).values(
+                        table_id=table, seat=seat, token=token))
 
     def unmade(self, tournament: str, table: str | None = None) -> None:
         """Let go of ``table``'s reservation (its table could not be made), or of every
@@ -197,20 +220,29 @@ class TournamentGames:
                             r.round, r.board, r.results) for r, ended in rows]
         return sorted(games, key=lambda g: (g.ended is None, g.ended or now(), g.table))
 
+    def finished(self, tournament: str, offset: int = 0, limit: int = 100) -> list[GameRow]:
+        """The tournament's finished games, the latest first, ``limit`` from ``offset``."""
+        with Session(self.engine) as session:
+            rows = list(session.scalars(select(GameRow).join(
+                TournamentGameRow, TournamentGameRow.table_id == GameRow.table_id).where(
+                TournamentGameRow.tournament_id == tournament)
+                .order_by(GameRow.finished.desc(), GameRow.table_id)
+                .offset(offset).limit(limit)))
+            session.expunge_all()
+        return rows
+
     def mine(self, tournament: str, account: int) -> tuple[str, int, str] | None:
         """The player's game being played (over, it is not theirs to play even before
         its result is taken in): its table, their seat and its token."""
         with Session(self.engine) as session:
-            rows = session.scalars(select(TournamentGameRow).outerjoin(
-                GameRow, GameRow.table_id == TournamentGameRow.table_id).where(
-                TournamentGameRow.tournament_id == tournament,
-                TournamentGameRow.settled.is_(None), GameRow.table_id.is_(None))
-                .order_by(TournamentGameRow.created.desc())).all()
-        for row in rows:
-            if account in row.accounts and row.tokens:  # reserved, and made
-                seat = row.accounts.index(account)
-                return row.table_id, seat, row.tokens[seat]
-        return None
+            found = session.execute(select(EntryRow.table_id, EntryRow.seat, EntryRow.token)
+                                    .outerjoin(GameRow, GameRow.table_id == EntryRow.table_id)
+                                    .where(EntryRow.tournament_id == tournament,
+                                           EntryRow.account_id == account,
+                                           GameRow.table_id.is_(None))).first()
+        if found is None or found.table_id is None or found.seat is None or found.token is None:
+            return None
+        return found.table_id, found.seat, found.token
 
 
 def _missed(session: Session, tournament: str, idle: list[int], played: list[int]) -> list[int]:

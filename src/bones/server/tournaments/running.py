@@ -29,13 +29,13 @@ from typing import Any
 from bones.fair import FairDeck
 from bones.server.meeting.notices import Notices
 from bones.server.people.players import Player
-from bones.server.protocol import NoticeKind, StandingInfo, TournamentInfo
+from bones.server.protocol import NoticeKind, PairedMessage, StandingInfo, TournamentInfo
 from bones.server.tables.hub import Hub
 from bones.server.tables.seats import TableError
 from bones.server.tables.settings import Unavailable
 from bones.server.tournaments import arena, duplicate, rounds
 from bones.server.tournaments.entries import Team, Tournaments, in_pairs
-from bones.server.tournaments.games import Played, TournamentGames
+from bones.server.tournaments.games import Planned, Played, TournamentGames
 from bones.server.tournaments.recurring import Recurring
 
 __all__ = ["PULSE", "Runner", "ends", "shown", "sides", "standings"]
@@ -127,8 +127,7 @@ class Runner:
             if info.state == "upcoming":
                 await self._begin(info)
             await self.hub.write(self.games.unmade, info.id)
-            for account in await self.hub.write(self.games.settle, info.id):
-                await self._tell(account, info, "withdrawn")
+            await self._tell(await self.hub.write(self.games.settle, info.id), info, "withdrawn")
             await (self._arena(info) if info.kind == "arena" else self._rounds(info))
 
     async def schedule(self) -> None:
@@ -142,15 +141,15 @@ class Runner:
 
     async def _begin(self, info: TournamentInfo) -> None:
         told, alone = await self.hub.write(self.book.begin, info.id, in_pairs(info))
-        for account in told:
-            await self._tell(account, info, "tournament")
-        for account in alone:
-            await self._tell(account, info, "withdrawn")
+        await self._tell(told, info, "tournament")
+        await self._tell(alone, info, "withdrawn")
 
-    async def _tell(self, account: int, info: TournamentInfo, kind: NoticeKind) -> None:
-        await self.notices.tell(account, kind, tournament=info.id,
-                                spec=info.table.model_dump(
-                                    mode="json", include={"variant", "options", "rated"}))
+    async def _tell(self, accounts: list[int], info: TournamentInfo, kind: NoticeKind) -> None:
+        if accounts:
+            await self.notices.tell_all(accounts, kind, tournament=info.id,
+                                        spec=info.table.model_dump(
+                                            mode="json", include={"variant", "options",
+                                                                  "rated"}))
 
     async def _rounds(self, info: TournamentInfo) -> None:
         """Seat what is left of the round under way; draw the next once it is over;
@@ -181,36 +180,53 @@ class Runner:
                   await self.hub.read(self.book.entered, info.id, True)}
         deck = (await self.hub.read(self.book.secret, info.id)
                 if info.kind == "duplicate" else None)
-        seating = []
+        planned, decks = [], {}
         for first, second in going["tables"]:
             board = rounds.next_board(teams, going, (first, second), games, info.boards or 1)
             if board is None:
                 continue
             side = duplicate.seat_of((first, second), first, board) if deck else 0
-            seating.append(self._seat(
-                info, rounds.seats(by_key[first], by_key[second], side), people,
-                going["round"], board if deck else None,
-                deck.board(going["round"], board) if deck else None))
-        await asyncio.gather(*seating)
+            plan = Planned(secrets.token_urlsafe(8),
+                           rounds.seats(by_key[first], by_key[second], side),
+                           going["round"], board if deck else None)
+            planned.append(plan)
+            decks[plan.table] = deck.board(going["round"], board) if deck else None
+        await self._seat(info, planned, people, decks)
 
-    async def _seat(self, info: TournamentInfo, accounts: Sequence[int],
-                    people: dict[int, Player], round_: int | None = None,
-                    board: int | None = None, deck: FairDeck | None = None) -> None:
-        """A table of the tournament with ``accounts`` in its seats, reserved as its game
-        first (refused: they are seated already, by another process)."""
-        made = secrets.token_urlsafe(8)
-        if not await self.hub.write(self.games.reserve, info.id, made, list(accounts),
-                                    round_, board):
+    async def _seat(self, info: TournamentInfo, planned: list[Planned],
+                    people: dict[int, Player], decks: dict[str, FairDeck | None]) -> None:
+        """The tables planned, reserved as the tournament's games first, all in one
+        transaction (refused: their players are seated already, by another process),
+        made at once, and their seats kept (one transaction) and told to their
+        players."""
+        kept = await self.hub.write(self.games.reserve, info.id, planned)
+        made = await asyncio.gather(*(self._made(info, plan, people, decks.get(plan.table))
+                                      for plan in kept))
+        tokens = {plan.table: seated for plan, seated in zip(kept, made, strict=True)
+                  if seated is not None}
+        if not tokens:
             return
-        seated = {n: people[a] for n, a in enumerate(accounts)}
+        await self.hub.write(self.games.seated, tokens)
+        for plan in (p for p in kept if p.table in tokens):
+            for seat, (account, token) in enumerate(zip(plan.accounts, tokens[plan.table],
+                                                        strict=True)):
+                await self.notices.push(account, PairedMessage(
+                    tournament=info.id, table=plan.table, seat=seat, token=token
+                ).model_dump_json())
+
+    async def _made(self, info: TournamentInfo, plan: Planned, people: dict[int, Player],
+                    deck: FairDeck | None) -> list[str] | None:
+        """A reserved table made; each seat's token (none: it could not be made, and
+        its reservation is let go)."""
         try:
-            _, tokens = await self.hub.seat_together(info.table, seated, deck=deck,
-                                                     table_id=made)
+            _, tokens = await self.hub.seat_together(
+                info.table, {n: people[a] for n, a in enumerate(plan.accounts)}, deck=deck,
+                table_id=plan.table)
         except (TableError, Unavailable) as error:
             log.warning("a tournament's table could not be made: %s", error)
-            await self.hub.write(self.games.unmade, info.id, made)
-            return
-        await self.hub.write(self.games.seated, made, [tokens[n] for n in range(len(accounts))])
+            await self.hub.write(self.games.unmade, info.id, plan.table)
+            return None
+        return [tokens[n] for n in range(len(plan.accounts))]
 
     async def _arena(self, info: TournamentInfo) -> None:
         until = ends(info)
@@ -229,8 +245,8 @@ class Runner:
         apart = await self.hub.read(self.hub.blocks.among, [s.player for s in waiting])
         groups = await asyncio.to_thread(arena.pair, waiting, info.table.rules().players,
                                          apart)
-        await asyncio.gather(*(self._seat(info, group, {a: Player(named[a], a, guests[a])
-                                                        for a in group}) for group in groups))
+        await self._seat(info, [Planned(secrets.token_urlsafe(8), list(g)) for g in groups],
+                         {a: Player(named[a], a, guests[a]) for g in groups for a in g}, {})
         if groups:
             self.hub.metrics.wave.observe(time.perf_counter() - began)
             self.hub.metrics.seated.inc(len(groups))

@@ -4,8 +4,11 @@ tournament's chat (the lobby's rules: signed in to speak, not too fast, not mute
 blocked speaker unheard; a newcomer hears the last lines).
 
 Each process looks at the tournaments its sockets watch every :data:`PAUSE` seconds:
-one read of the store a tournament, however many watch it, and a push only when what it
-shows changed. Every process reads the same store, so no word passes between them for
+a small read of what the page depends on (its stamp), the page made again only when
+that changed, however many watch it, and pushed only when what it shows changed. A page
+that takes long to make (a thousand entrants: half a second) is looked at again only
+after :data:`SHARE` times as long, so making it never takes more than a fifth of the
+process. Every process reads the same store, so no word passes between them for
 the standings; a chat line said at one process reaches the others over Redis (the
 channel ``bones:tournament:chat``).
 """
@@ -32,13 +35,15 @@ from bones.server.sockets.allowance import Allowance, messages
 from bones.server.sockets.sending import Socket, deliver
 from bones.server.tournaments.entries import Tournaments
 from bones.server.tournaments.games import TournamentGames
-from bones.server.tournaments.showing import page
+from bones.server.tournaments.showing import page, stamp
 
 __all__ = ["PAUSE", "Watching"]
 
 log = logging.getLogger("bones.server")
 PAUSE = 1.0
-"""Seconds between two looks at a watched tournament."""
+"""Seconds between two looks at a watched tournament, at least ..."""
+SHARE = 5
+"""... and as many times as long as its page took to make."""
 SAID = "bones:tournament:chat"
 
 
@@ -56,7 +61,11 @@ class Watching:
         self.sockets: dict[str, dict[Socket, int | None]] = defaultdict(dict)
         """Each watched tournament's sockets here, and the account signed in on each."""
         self.shown: dict[str, str] = {}
-        """The page last sent for each watched tournament."""
+        """The page last sent for each watched tournament ..."""
+        self.stamps: dict[str, tuple[Any, ...]] = {}
+        """... and what it depended on (:func:`showing.stamp`) ..."""
+        self.due: dict[str, float] = {}
+        """... and when to look at it again."""
         self._tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
@@ -148,22 +157,33 @@ class Watching:
         if not watchers:
             del self.sockets[tournament]
             self.shown.pop(tournament, None)
+            self.stamps.pop(tournament, None)
+            self.due.pop(tournament, None)
 
     async def _push(self) -> None:
         while True:
             await asyncio.sleep(PAUSE)
             for tournament in list(self.sockets):
+                if time.monotonic() < self.due.get(tournament, 0.0):
+                    continue
                 try:
                     await self.look(tournament)
                 except Exception:
                     log.exception("a tournament's page could not be made")
 
     async def look(self, tournament: str) -> None:
-        """Read a watched tournament's page again; push it to its sockets if it changed."""
+        """Read a watched tournament's page again (if what it depends on changed); push
+        it to its sockets if it changed."""
+        now = await asyncio.to_thread(stamp, self.book, tournament)
+        if now == self.stamps.get(tournament):
+            return
         began = time.perf_counter()
         shown = (await asyncio.to_thread(page, self.book, self.games, tournament)
                  ).model_dump_json()
-        self.timed(time.perf_counter() - began)
+        took = time.perf_counter() - began
+        self.timed(took)
+        self.stamps[tournament] = now
+        self.due[tournament] = time.monotonic() + SHARE * took - PAUSE
         if tournament in self.sockets and shown != self.shown.get(tournament):
             self.shown[tournament] = shown
             await self._to_all(tournament, shown)

@@ -1,10 +1,13 @@
 """Tournaments played in rounds: each round's pairings, a duplicate's sealed deck; an
-entrant's partner (Kozel), pair and games missed in a row; a game's round and board and
-each side's result on it; a chat line's tournament (its room ``tournament``).
+entrant's partner (Kozel), pair, games missed in a row and latest seat (its table, seat
+and token: a player's game found by one row); a game's round and board and each side's
+result on it; a chat line's tournament (its room ``tournament``).
 
 Revision ID: 0013
 Revises: 0012
 """
+
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -14,11 +17,14 @@ down_revision = "0012"
 branch_labels = None
 depends_on = None
 
-ADDED = {
+ADDED: dict[str, list[sa.Column[Any]]] = {
     "tournaments": [sa.Column("fair", sa.JSON), sa.Column("pairings", sa.JSON)],
     "tournament_entries": [sa.Column("partner", sa.Integer),
                            sa.Column("team", sa.Integer),
-                           sa.Column("missed", sa.Integer, nullable=False, server_default="0")],
+                           sa.Column("missed", sa.Integer, nullable=False, server_default="0"),
+                           sa.Column("table_id", sa.String(32)),
+                           sa.Column("seat", sa.Integer),
+                           sa.Column("token", sa.String(64))],
     "tournament_games": [sa.Column("round", sa.Integer), sa.Column("board", sa.Integer),
                          sa.Column("results", sa.JSON)],
     "chat": [sa.Column("tournament_id", sa.String(16))],
