@@ -24,27 +24,22 @@ import json
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import Any
-
-import redis
 
 from bones.server.meeting.presence import Presence
-from bones.server.meeting.rooms import speak, to_all
+from bones.server.meeting.rooms import Room, speak, to_all
 from bones.server.people.chat import Chat
 from bones.server.people.players import Player
 from bones.server.people.ratings import Ratings
 from bones.server.people.relations import Blocks
 from bones.server.protocol import (
+    ChatMessage,
     ErrorMessage,
     Here,
     LobbyMessage,
-    Ping,
     Pong,
-    Say,
     TableInfo,
-    read_client,
 )
-from bones.server.sites.cluster import LOBBY, connect, heard
+from bones.server.sites.cluster import LOBBY, heard
 from bones.server.sockets.allowance import Allowance, messages
 from bones.server.sockets.sending import Socket, deliver
 
@@ -58,8 +53,10 @@ SHOWN = 200
 SAID = f"{LOBBY}:chat"
 
 
-class Lobby:
+class Lobby(Room):
     """Lobby sockets of this process, and what they are sent."""
+
+    channels = (LOBBY, SAID)
 
     def __init__(self, tables: Callable[[int, int], Awaitable[list[TableInfo]]],
                  ratings: Ratings, chat: Chat, blocks: Blocks, allowance: Allowance,
@@ -68,23 +65,13 @@ class Lobby:
         self.presence = presence
         presence.on_change = self.changed
         self.allowance = allowance
-        self.redis = None if redis_url is None else connect(redis_url)
+        super().__init__(redis_url)
         self.sockets: dict[Socket, int | None] = {}
         """The lobby's sockets here, and the account signed in on each (if any)."""
         self._changed = asyncio.Event()
         self._changes = 0
         """Changes marked so far: a socket whose first list was made across one is
         pushed the next."""
-        self._tasks: list[asyncio.Task[None]] = []
-
-    def start(self) -> None:
-        self._tasks.append(asyncio.create_task(self._push()))
-        if self.redis is not None:
-            self._tasks.append(asyncio.create_task(self._listen(self.redis)))
-
-    def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
 
     def changed(self) -> None:
         """What the list shows changed here (another process's changes come by Redis)."""
@@ -128,16 +115,8 @@ class Lobby:
     async def _heard(self, text: str | None, viewer: Player | None) -> ErrorMessage | Pong | None:
         """A lobby socket said something: a ping answered, a line kept and passed on, or
         the error that refuses it."""
-        message = read_client(text)
-        if isinstance(message, ErrorMessage):
-            return message
-        if isinstance(message, Ping):
-            return Pong()
-        if not isinstance(message, Say):
-            return ErrorMessage(code="bad_message",
-                                message="the lobby takes chat lines and pings only")
-        line = await speak(self.chat, viewer, message, "lobby")
-        if isinstance(line, ErrorMessage):
+        line = await speak(self.chat, text, viewer, "lobby")
+        if not isinstance(line, ChatMessage):
             return line
         assert viewer is not None  # whoever spoke is signed in
         said = line.model_dump_json()
@@ -174,7 +153,7 @@ class Lobby:
             people=[Here(**h._asdict(), rating=rated.get((h.name, h.variant, h.players))
                          if h.variant and h.players else None) for h in people])
 
-    async def _push(self) -> None:
+    async def pushing(self) -> None:
         while True:
             await self._changed.wait()
             self._changed.clear()
@@ -191,20 +170,11 @@ class Lobby:
         if not await deliver(ws, text):  # slow or gone: dropped (a page reconnects)
             self.sockets.pop(ws, None)
 
-    async def _listen(self, client: Any) -> None:
-        """Changes made and lines said at any process."""
-        changes, lines = heard(client, LOBBY), heard(client, SAID)
-        while True:
-            try:
-                pubsub: Any = client.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(changes, lines)
-                async for message in pubsub.listen():
-                    if message["channel"] == lines:
-                        speaker, said = json.loads(message["data"])
-                        await self._to_all(said, speaker)
-                    else:
-                        self.changed()
-            except redis.RedisError as error:
-                log.warning("the lobby's channel failed: %s", error)
-                await asyncio.sleep(1)
+    async def hear(self, channel: str, data: str) -> None:
+        """A line said, or a change made, at any process."""
+        if channel == SAID:
+            speaker, said = json.loads(data)
+            await self._to_all(said, speaker)
+        else:
+            self.changed()
 

@@ -23,14 +23,12 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-import redis
-
-from bones.server.meeting.rooms import speak, to_all
+from bones.server.meeting.rooms import Room, speak, to_all
 from bones.server.people.chat import Chat
 from bones.server.people.players import Player
 from bones.server.people.relations import Blocks
-from bones.server.protocol import ErrorMessage, Ping, Pong, Say, read_client
-from bones.server.sites.cluster import connect, heard
+from bones.server.protocol import ChatMessage, ErrorMessage, Pong
+from bones.server.sites.cluster import heard
 from bones.server.sockets.allowance import Allowance, messages
 from bones.server.sockets.sending import Socket, deliver
 from bones.server.tournaments.entries import Tournaments
@@ -47,8 +45,10 @@ SHARE = 5
 SAID = "bones:tournament:chat"
 
 
-class Watching:
+class Watching(Room):
     """The tournament pages' sockets of this process, by tournament."""
+
+    channels = (SAID,)
 
     def __init__(self, book: Tournaments, games: TournamentGames, chat: Chat, blocks: Blocks,
                  allowance: Allowance, redis_url: str | None = None,
@@ -57,7 +57,7 @@ class Watching:
         self.book, self.games, self.chat, self.blocks = book, games, chat, blocks
         self.timed = timed
         self.allowance = allowance
-        self.redis = None if redis_url is None else connect(redis_url)
+        super().__init__(redis_url)
         self.sockets: dict[str, dict[Socket, int | None]] = defaultdict(dict)
         """Each watched tournament's sockets here, and the account signed in on each."""
         self.shown: dict[str, str] = {}
@@ -66,16 +66,6 @@ class Watching:
         """... and what it depended on (:func:`showing.stamp`) ..."""
         self.due: dict[str, float] = {}
         """... and when to look at it again."""
-        self._tasks: list[asyncio.Task[None]] = []
-
-    def start(self) -> None:
-        self._tasks.append(asyncio.create_task(self._push()))
-        if self.redis is not None:
-            self._tasks.append(asyncio.create_task(self._listen(self.redis)))
-
-    def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
 
     async def serve(self, ws: Socket, tournament: str, address: str,
                     viewer: Player | None = None) -> None:
@@ -120,16 +110,8 @@ class Watching:
                      viewer: Player | None) -> ErrorMessage | Pong | None:
         """A page said something: a ping answered, a line kept and passed on, or the
         error that refuses it."""
-        message = read_client(text)
-        if isinstance(message, ErrorMessage):
-            return message
-        if isinstance(message, Ping):
-            return Pong()
-        if not isinstance(message, Say):
-            return ErrorMessage(code="bad_message",
-                                message="a tournament's page takes chat lines and pings only")
-        line = await speak(self.chat, viewer, message, "tournament", tournament)
-        if isinstance(line, ErrorMessage):
+        line = await speak(self.chat, text, viewer, "tournament", tournament)
+        if not isinstance(line, ChatMessage):
             return line
         assert viewer is not None  # whoever spoke is signed in
         said = line.model_dump_json()
@@ -160,7 +142,7 @@ class Watching:
             self.stamps.pop(tournament, None)
             self.due.pop(tournament, None)
 
-    async def _push(self) -> None:
+    async def pushing(self) -> None:
         while True:
             await asyncio.sleep(PAUSE)
             for tournament in list(self.sockets):
@@ -188,16 +170,7 @@ class Watching:
             self.shown[tournament] = shown
             await self._to_all(tournament, shown)
 
-    async def _listen(self, client: Any) -> None:
-        """Lines said at any process."""
-        lines = heard(client, SAID)
-        while True:
-            try:
-                pubsub: Any = client.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(lines)
-                async for message in pubsub.listen():
-                    tournament, speaker, said = json.loads(message["data"])
-                    await self._to_all(tournament, said, speaker)
-            except redis.RedisError as error:
-                log.warning("the tournaments' chat channel failed: %s", error)
-                await asyncio.sleep(1)
+    async def hear(self, channel: str, data: str) -> None:
+        """A line said at any process."""
+        tournament, speaker, said = json.loads(data)
+        await self._to_all(tournament, said, speaker)
