@@ -451,6 +451,30 @@ def test_a_duplicate_of_four_kozel_pairs(server: Server, tmp_path: Path) -> None
     assert len(met) == 6  # each of four pairs met the three others
 
 
+def test_a_swiss_of_three_kozel_pairs(server: Server) -> None:
+    """Six players make three pairs for a Swiss of two rounds: each round one table of
+    two pairs, partners across from each other, and the third pair's bye (a different
+    pair each round); each pair's score its games' and its bye's."""
+    tid, names, _ = _in_rounds(server, "swiss", 6, variant="kozel", rounds=2)
+    drawn = server.get(f"/api/tournaments/{tid}/rounds")
+    pairs = {f"{names[0]} & {names[1]}", f"{names[2]} & {names[3]}",
+             f"{names[4]} & {names[5]}"}
+    assert [len(r["tables"]) for r in drawn] == [1, 1]
+    assert len({r["bye"] for r in drawn}) == 2 and {r["bye"] for r in drawn} <= pairs
+    score = dict.fromkeys(pairs, 0.0)
+    for r in drawn:
+        score[r["bye"]] += 1
+        table = r["tables"][0]
+        for side, pair in enumerate(table["sides"]):
+            score[pair] += table["points"][side]
+        seated = next(g for name in names for g in server.get(f"/api/games?name={name}")
+                      if g["id"] == table["tables"][0])["names"]
+        assert {f"{seated[0]} & {seated[2]}", f"{seated[2]} & {seated[0]}"} & pairs
+        assert {f"{seated[1]} & {seated[3]}", f"{seated[3]} & {seated[1]}"} & pairs
+    standings = server.get(f"/api/tournaments/{tid}/standings")
+    assert {row["name"]: row["score"] for row in standings} == score
+
+
 def test_a_player_who_misses_two_games_in_a_row_is_withdrawn_and_told(
         tmp_path: Path) -> None:
     """A Swiss of four in which one never comes: a bot plays their seat each time

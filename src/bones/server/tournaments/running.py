@@ -169,8 +169,8 @@ class Runner:
             going = rounds.swiss_round(teams, games, len(drawn) + 1)
             drawn = await self.hub.write(self.book.draw, info.id, [going])
             going = drawn[-1]
-            if going.get("bye") is not None:
-                await self.hub.write(self.games.bye, info.id, going["round"], going["bye"])
+        if going.get("bye") is not None:  # (again each look: kept once, however often)
+            await self.hub.write(self.games.bye, info.id, going["round"], going["bye"])
         await self._seat_round(info, teams, going, games)
 
     async def _seat_round(self, info: TournamentInfo, teams: list[Team],
