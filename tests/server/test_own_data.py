@@ -9,6 +9,7 @@ import json
 import random
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -28,6 +29,16 @@ def _played(server: Server, ann: httpx.Client, bob: httpx.Client) -> str:
     return table
 
 
+def _tournament(host: httpx.Client, player: httpx.Client) -> str:
+    """An arena made by ``host`` that ``player`` joined: its id."""
+    made = host.post("/api/tournaments", json={
+        "kind": "arena", "name": "Export arena", "minutes": 30,
+        "starts": (datetime.now(UTC) + timedelta(hours=1)).isoformat(),
+        "table": {"variant": "draw", "seats": [{"kind": "human"}] * 2}}).json()["id"]
+    player.post(f"/api/tournaments/{made}/join").raise_for_status()
+    return made
+
+
 def test_the_schema_document_is_the_models() -> None:
     """``docs/export.schema.json`` is written from the model: when they differ, write it
     again with ``python -c "import json; from bones.server.protocol import AccountExport;
@@ -42,6 +53,7 @@ def test_an_export_holds_everything_and_keeps_its_schema(server: Server) -> None
     ann.post("/api/tokens", json={"label": "my robot"}).raise_for_status()
     ann.post("/api/reports", json={"kind": "player", "name": f"Exb{tag}",
                                    "reason": "slow"}).raise_for_status()
+    entered = _tournament(bob, ann)
     export = ann.get("/api/me/export")
     assert export.status_code == 200, export.text
     data = export.json()
@@ -52,6 +64,7 @@ def test_an_export_holds_everything_and_keeps_its_schema(server: Server) -> None
     assert [t["label"] for t in data["api_tokens"]] == ["my robot"]
     assert [r["reason"] for r in data["reports_made"]] == ["slow"]
     assert data["sessions"] and "token_hash" not in export.text
+    assert [(t["id"], t["withdrawn"]) for t in data["tournaments"]] == [(entered, None)]
     token = ann.post("/api/tokens", json={"label": "other"}).json()["token"]
     assert httpx.get(f"{server.url}/api/me/export",
                      headers={"authorization": f"Bearer {token}"}).status_code == 403
@@ -70,8 +83,10 @@ def test_a_closed_account_is_erased_and_its_games_stay(server: Server, tmp_path:
                     json={"token": waiting["token"]}).status_code == 204
     table = _played(server, ann, bob)
     kept = ann.get("/api/me/export").json()["games"][0]["record"]
+    entered = _tournament(bob, ann)
     assert ann.post("/api/me/close", json={"password": "correct horse"}).status_code == 204
     assert ann.get("/api/me").status_code == 401
+    assert server.get(f"/api/tournaments/{entered}")["entrants"] == []  # nobody pairs it
     assert httpx.post(f"{server.url}/api/login", json={
         "name": ann_name, "password": "correct horse"}).status_code == 401
     games = bob.get(f"/api/games?name=Clb{tag}").json()

@@ -46,6 +46,7 @@ from bones.server.store.schema import (
     BlockRow,
     ChallengeRow,
     ChatRow,
+    EntryRow,
     FollowRow,
     GameRow,
     NotificationRow,
@@ -57,6 +58,7 @@ from bones.server.store.schema import (
     SessionRow,
     TableRow,
     TokenRow,
+    TournamentRow,
     now,
 )
 
@@ -100,8 +102,9 @@ class Own:
                                     finished=g.finished.isoformat(), names=g.names,
                                     scores=g.scores, winner=g.winner, public=g.public,
                                     record=g.record) for g, seat in games],
-                chat=[ExportedLine(id=c.id, table=c.table_id, room=c.room, text=c.text,
-                                   at=c.at.isoformat(), removed=c.removed is not None)
+                chat=[ExportedLine(id=c.id, table=c.table_id, tournament=c.tournament_id,
+                                   room=c.room, text=c.text, at=c.at.isoformat(),
+                                   removed=c.removed is not None)
                       for c in session.scalars(select(ChatRow).where(
                           ChatRow.account_id == account).order_by(ChatRow.id))],
                 ratings=[ExportedRating(variant=r.variant, players=r.players, mu=r.mu,
@@ -123,7 +126,14 @@ class Own:
                             for c in session.scalars(select(ChallengeRow).where(
                                 (ChallengeRow.from_id == account)
                                 | (ChallengeRow.to_id == account)))],
-                notifications=Notifications(self.engine).listed(account).items)
+                notifications=Notifications(self.engine).listed(account).items,
+                tournaments=[{"id": t.id, "name": t.name, "kind": t.kind,
+                              "starts": t.starts.isoformat(), "joined": e.joined.isoformat(),
+                              "withdrawn": _when(e.withdrawn), "missed": e.missed}
+                             for e, t in session.execute(select(EntryRow, TournamentRow).join(
+                                 TournamentRow, TournamentRow.id == EntryRow.tournament_id)
+                                 .where(EntryRow.account_id == account)
+                                 .order_by(EntryRow.joined))])
 
     def close(self, account: int) -> str:
         """Close the account for good (see the module): answers the name it has now.
@@ -149,6 +159,9 @@ class Own:
                             .values(name=new))
             session.execute(update(ChatRow).where(ChatRow.account_id == account)
                             .values(name=new, text="", removed=now()))
+            session.execute(update(EntryRow).where(  # nobody pairs a closed account
+                EntryRow.account_id == account, EntryRow.withdrawn.is_(None))
+                .values(withdrawn=now()))
             for game in session.scalars(select(GameRow).join(
                     PlayRow, PlayRow.table_id == GameRow.table_id)
                     .where(PlayRow.account_id == account)):

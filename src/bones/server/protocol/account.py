@@ -52,10 +52,12 @@ class ExportedGame(BaseModel):
 
 
 class ExportedLine(BaseModel):
-    """A chat line the account said (``room``: players, spectators or lobby)."""
+    """A chat line the account said (``room``: players, spectators, lobby, or a
+    ``tournament``'s)."""
 
     id: int
     table: str | None
+    tournament: str | None = None
     room: str
     text: str
     at: str
@@ -90,6 +92,9 @@ class AccountExport(BaseModel):
     """The challenges it made or was sent."""
     notifications: list[Notification] = []
     """Its notifications list (the newest 50)."""
+    tournaments: list[dict[str, Any]] = []
+    """The tournaments it entered: when it joined, whether it withdrew, games missed in
+    a row."""
 
 
 class Closing(BaseModel):
