@@ -19,7 +19,7 @@ A game belongs to the table of its round whose two entrants hold its first two s
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bones.server.protocol import BoardInfo, BoardResult, Pairing, RoundInfo, StandingInfo
@@ -28,25 +28,28 @@ from bones.server.tournaments.entries import Team
 from bones.server.tournaments.games import Played
 
 __all__ = [
+    "Tables",
     "board_infos",
+    "by_table",
     "duplicate_standings",
     "next_board",
     "round_infos",
     "seats",
     "swiss_round",
     "swiss_standings",
-    "table_of",
     "unfinished",
 ]
 
 
 def _entrant_of(teams: Sequence[Team]) -> dict[int, int]:
+    """Each account's entrant: made once a reading, not once a game (a thousand
+    entrants' games each read it)."""
     return {account: team.key for team in teams for account in team.accounts}
 
 
-def table_of(game: Played, teams: Sequence[Team]) -> tuple[int, int]:
-    """The entrants holding a game's first and second seats' hands."""
-    of = _entrant_of(teams)
+def _table_of(game: Played, of: Mapping[int, int]) -> tuple[int, int]:
+    """The entrants (``of`` each account) holding a game's first and second seats'
+    hands."""
     return of[game.accounts[0]], of[game.accounts[1]]
 
 
@@ -70,6 +73,7 @@ def _points(game: Played) -> float:
 def _swiss(teams: Sequence[Team], games: Sequence[Played]) -> tuple[list[swiss.Entrant],
                                                                     dict[int, list[float]]]:
     settled = [g for g in games if g.places is not None and g.round is not None]
+    of = _entrant_of(teams)
     sheets: dict[int, list[float]] = {t.key: [] for t in teams}
     played, byes = [], []
     for game in sorted(settled, key=lambda g: g.round or 0):
@@ -77,10 +81,11 @@ def _swiss(teams: Sequence[Team], games: Sequence[Played]) -> tuple[list[swiss.E
             byes.append(game.accounts[0])
             sheets[game.accounts[0]].append(swiss.BYE)
             continue
-        first, second = table_of(game, teams)
-        played.append((first, second, _points(game)))
-        sheets[first].append(_points(game))
-        sheets[second].append(1.0 - _points(game))
+        first, second = _table_of(game, of)
+        points = _points(game)
+        played.append((first, second, points))
+        sheets[first].append(points)
+        sheets[second].append(1.0 - points)
     return swiss.entrants([t.key for t in teams], played, byes), sheets
 
 
@@ -111,9 +116,10 @@ def _boards(teams: Sequence[Team], games: Sequence[Played]
             ) -> dict[tuple[int, int], list[tuple[Played, tuple[int, int]]]]:
     """The duplicate's games over, by round and board, each with its two entrants."""
     found: dict[tuple[int, int], list[tuple[Played, tuple[int, int]]]] = defaultdict(list)
+    of = _entrant_of(teams)
     for game in games:
         if game.results is not None and game.round is not None and game.board is not None:
-            found[game.round, game.board].append((game, table_of(game, teams)))
+            found[game.round, game.board].append((game, _table_of(game, of)))
     return found
 
 
@@ -156,7 +162,8 @@ def round_infos(teams: Sequence[Team], drawn: Sequence[dict[str, Any]],
     points there: a Swiss's 1, ½ or 0 (``boards`` 0: its games are no boards), a
     duplicate's matchpoints summed over the round's boards."""
     names = {t.key: t.name for t in teams}
-    mine = _by_table(teams, games)
+    of = _entrant_of(teams)
+    mine = by_table(teams, games)
     earned: dict[tuple[int, int], float] = defaultdict(float)
     for (r, _), played in _boards(teams, games).items():
         for (_, entrants), mps in zip(played, _matchpoints(played), strict=True):
@@ -170,7 +177,7 @@ def round_infos(teams: Sequence[Team], drawn: Sequence[dict[str, Any]],
             points: list[float] | None = None
             if found and sum(g.places is not None for g in found) == max(boards, 1):
                 points = ([earned[r, first], earned[r, second]] if boards
-                          else _swiss_points(found[0], first, teams))
+                          else _swiss_points(found[0], first, of))
             tables.append(Pairing(sides=[names[first], names[second]],
                                   tables=[g.table for g in found], points=points))
         bye = drawn_round.get("bye")
@@ -179,37 +186,40 @@ def round_infos(teams: Sequence[Team], drawn: Sequence[dict[str, Any]],
     return shown
 
 
-def _swiss_points(game: Played, first: int, teams: Sequence[Team]) -> list[float]:
+def _swiss_points(game: Played, first: int, of: Mapping[int, int]) -> list[float]:
     """A Swiss game's points, the entrant ``first`` named first."""
-    mine = _points(game) if table_of(game, teams)[0] == first else 1.0 - _points(game)
+    mine = _points(game) if _table_of(game, of)[0] == first else 1.0 - _points(game)
     return [mine, 1.0 - mine]
 
 
-def _by_table(teams: Sequence[Team], games: Sequence[Played]
-              ) -> dict[tuple[int, frozenset[int]], list[Played]]:
-    found: dict[tuple[int, frozenset[int]], list[Played]] = defaultdict(list)
+Tables = dict[tuple[int, frozenset[int]], list[Played]]
+"""The games of each table of each round (by its two entrants), by board."""
+
+
+def by_table(teams: Sequence[Team], games: Sequence[Played]) -> Tables:
+    """The games of each table of each round, read once for all of a look's tables."""
+    found: Tables = defaultdict(list)
+    of = _entrant_of(teams)
     for game in games:
         if game.round is not None and not game.bye:
-            found[game.round, frozenset(table_of(game, teams))].append(game)
+            found[game.round, frozenset(_table_of(game, of))].append(game)
     for played in found.values():
         played.sort(key=lambda g: g.board or 0)
     return found
 
 
-def unfinished(teams: Sequence[Team], drawn: dict[str, Any], games: Sequence[Played],
-               boards: int) -> list[tuple[int, int]]:
+def unfinished(tables: Tables, drawn: dict[str, Any], boards: int) -> list[tuple[int, int]]:
     """The tables of a drawn round not yet over (``boards`` games each)."""
-    mine = _by_table(teams, games)
     return [(a, b) for a, b in drawn["tables"]
-            if sum(g.over for g in mine.get((drawn["round"], frozenset((a, b))), [])) < boards]
+            if sum(g.over for g in tables.get((drawn["round"], frozenset((a, b))), [])) < boards]
 
 
-def next_board(teams: Sequence[Team], drawn: dict[str, Any], table: tuple[int, int],
-               games: Sequence[Played], boards: int) -> int | None:
+def next_board(tables: Tables, drawn: dict[str, Any], table: tuple[int, int],
+               boards: int) -> int | None:
     """The board (from 1) to seat next at a table of a drawn round: the first, or the
     one after the last once that is over; none while a game is played there or all
     are over."""
-    found = _by_table(teams, games).get((drawn["round"], frozenset(table)), [])
+    found = tables.get((drawn["round"], frozenset(table)), [])
     if not found:
         return 1
     last = found[-1]

@@ -160,7 +160,8 @@ class Runner:
         boards = info.boards or 1
         if info.kind == "duplicate" and not drawn:
             drawn = await self.hub.write(self.book.draw, info.id, _movement(teams, info))
-        going = next((r for r in drawn if rounds.unfinished(teams, r, games, boards)), None)
+        tables = rounds.by_table(teams, games)
+        going = next((r for r in drawn if rounds.unfinished(tables, r, boards)), None)
         if going is None:
             if info.kind == "duplicate" or len(drawn) >= (info.rounds or 0) or sum(
                     not t.withdrawn for t in teams) < 2:
@@ -171,10 +172,10 @@ class Runner:
             going = drawn[-1]
         if going.get("bye") is not None:  # (again each look: kept once, however often)
             await self.hub.write(self.games.bye, info.id, going["round"], going["bye"])
-        await self._seat_round(info, teams, going, games)
+        await self._seat_round(info, teams, going, tables)
 
     async def _seat_round(self, info: TournamentInfo, teams: list[Team],
-                          going: dict[str, Any], games: list[Played]) -> None:
+                          going: dict[str, Any], tables: rounds.Tables) -> None:
         by_key = {t.key: t for t in teams}
         people = {a: Player(n, a, g) for a, n, g in
                   await self.hub.read(self.book.entered, info.id, True)}
@@ -182,7 +183,7 @@ class Runner:
                 if info.kind == "duplicate" else None)
         planned, decks = [], {}
         for first, second in going["tables"]:
-            board = rounds.next_board(teams, going, (first, second), games, info.boards or 1)
+            board = rounds.next_board(tables, going, (first, second), info.boards or 1)
             if board is None:
                 continue
             side = duplicate.seat_of((first, second), first, board) if deck else 0
