@@ -42,6 +42,20 @@ def test_a_secret_comes_from_a_file_a_list_from_commas(tmp_path: Path) -> None:
     assert args.origin == ["https://a", "https://b"]
 
 
+def test_the_operators_commands_take_the_stores_password_from_the_environment(
+        tmp_path: Path) -> None:
+    """``bones admin``, ``backup`` and ``restore`` read the same ``BONES_DB`` (and the
+    admin's ban its ``BONES_REDIS``) as the services, never needing it on the command line."""
+    env = {"BONES_DB": "postgresql+psycopg://bones:s3cret@db/bones",
+           "BONES_REDIS": "redis://:s3cret@cache:6379/0"}
+    args = _parse(["admin", "ban", "spammer", "--reason", "links"], env)
+    assert (args.db, args.redis, args.action, args.name) == (
+        env["BONES_DB"], env["BONES_REDIS"], "ban", "spammer")
+    assert _parse(["backup", "copy.backup"], env).db == env["BONES_DB"]
+    assert _parse(["restore", "copy.backup"], env).replace is False  # only ever typed
+    assert _parse(["admin", "--db", "sqlite:///x.db", "reports"], env).db == "sqlite:///x.db"
+
+
 @pytest.mark.parametrize(("text", "env", "said"), [
     ("[serve]\nport = 1\nnoise = 2\n", {}, "[serve] has no option noise"),
     ("[serve]\nport = 'eighty'\n", {}, "[serve] port: 'eighty' will not do"),

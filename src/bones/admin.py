@@ -3,15 +3,17 @@
 Grant and revoke roles, read and resolve the players' reports, ban and unban, read the
 audit log, list an account's sessions, and give a player who lost their password a
 one-time link to set a new one. It works on the store directly (``--db``, as ``bones
-serve`` has it), so it needs no running server; a ban said with ``--redis`` also closes
-the account's open sockets at every process of the site at once (without it, they close
-at their next request: the sessions are gone). Every action is written to the audit log
+serve`` has it), so it needs no running server; with the site's Redis (``--redis``) a ban
+also closes the account's open sockets at every process of the site at once (without it,
+they close at their next request: the sessions are gone). Both come from the environment
+too (``BONES_DB``, ``BONES_REDIS``, or ``_FILE``), as the services have them, so that the
+store's password stays out of the process list. Every action is written to the audit log
 as done by ``operator``.
 
     bones admin grant anna moderator
     bones admin reports
     bones admin resolve 12 "warned them"
-    bones admin ban spammer --reason "links to a scam" --redis redis://127.0.0.1:6379/0
+    bones admin --redis redis://127.0.0.1:6379/0 ban spammer --reason "links to a scam"
     bones admin unban spammer --reason "appealed"
     bones admin reset-password anna --site https://bones.example.org
     bones admin sessions anna
@@ -51,6 +53,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "admin", help="roles, reports, bans and accounts (operator)")
     admin.add_argument("--db", default=None,
                        help="SQLAlchemy URL of the store (default sqlite:///bones.db)")
+    admin.add_argument("--redis", default=None, metavar="URL",
+                       help="the site's Redis: a ban closes the account's sockets at every "
+                       "process at once")
     actions = admin.add_subparsers(dest="action", required=True)
     for verb in ("grant", "revoke"):
         role = actions.add_parser(verb, help=f"{verb} a role (moderator)")
@@ -69,8 +74,6 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         command.add_argument("--reason", required=True)
     ban.add_argument("--minutes", type=float, default=None, help="for this long (default: "
                      "for good)")
-    ban.add_argument("--redis", default=None, help="the site's Redis: its processes close "
-                     "the account's sockets at once")
     audit = actions.add_parser("audit", help="every moderator's action, newest first")
     audit.add_argument("--name", default=None, help="of one player")
     audit.add_argument("--limit", type=int, default=50)

@@ -133,7 +133,7 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     for command in (backup, restore):
         command.add_argument("--db", default=None,
                              help="SQLAlchemy URL of the store (default sqlite:///bones.db)")
-    admin.add_parser(commands)
+    administer = admin.add_parser(commands)
     replay = commands.add_parser("replay", help="print a game record move by move and check it")
     replay.add_argument("record", help="a record file (JSON, from match.record())")
     analyze = commands.add_parser("analyze", help="grade every move of a finished game")
@@ -166,7 +166,8 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                             "workers, or the cluster at ADDRESS (pip install 'bones[research]')")
     arena.add_argument("--csv", default="arena.csv")
     arena.add_argument("--png", default="arena.png")
-    return top, {"serve": serve, "worker": worker, "backup": backup, "restore": restore}
+    return top, {"serve": serve, "worker": worker, "backup": backup, "restore": restore,
+                 "admin": administer}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -39,6 +39,17 @@ def test_the_alert_rules_are_valid_and_fire_when_they_should() -> None:
     assert "SUCCESS" in _promtool("test", "rules", "bones.rules.test.yml")
 
 
+def test_the_one_machine_configuration_scrapes_the_app_as_the_rules_expect() -> None:
+    """deploy/prometheus/prometheus.yml is one Prometheus takes, with the rules beside it
+    and the app processes scraped as the job the rules name."""
+    checked = _promtool("check", "config", "prometheus.yml")
+    assert "SUCCESS: prometheus.yml is valid" in checked and "SUCCESS: 6 rules" in checked
+    config = yaml.safe_load((DEPLOY / "prometheus" / "prometheus.yml").read_text())
+    jobs = {job["job_name"]: job for job in config["scrape_configs"]}
+    assert 'job="bones"' in (DEPLOY / "prometheus" / "bones.rules.yml").read_text()
+    assert jobs["bones"]["static_configs"][0]["targets"] == ["127.0.0.1:8001", "127.0.0.1:8002"]
+
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[set[str]]:
     """The names of every sample a fresh server's /metrics may serve."""

@@ -1,6 +1,6 @@
 """The systemd units in deploy/systemd are units systemd takes: `systemd-analyze verify`
-reads each (an app process's template as an instance) with its command pointed at this
-checkout's `bones`, and must find nothing to say."""
+reads each (an app process's template as an instance, the backup with its timer) with
+its command pointed at this checkout's `bones`, and must find nothing to say."""
 
 from __future__ import annotations
 
@@ -21,14 +21,16 @@ def test_the_units_are_valid_and_sandboxed(tmp_path: Path) -> None:
         pytest.fail("the units' check needs systemd-analyze (scripts/test installs systemd)")
     bones = Path(sys.executable).parent / "bones"
     names = []
-    for unit in sorted(UNITS.glob("*.service")):
+    for unit in sorted(UNITS.glob("*.*")):
         text = unit.read_text()
-        assert INSTALLED in text and "ProtectSystem=strict" in text, unit.name
-        assert "--db" not in text and "--redis" not in text, "secrets go in the environment"
+        if unit.suffix == ".service":
+            assert INSTALLED in text and "ProtectSystem=strict" in text, unit.name
+            assert "--db" not in text and "--redis" not in text, "secrets go in the environment"
         name = unit.name.replace("@.", "@8001.")
         (tmp_path / name).write_text(text.replace(INSTALLED, str(bones)))
         names.append(name)
-    assert names == ["bones-worker.service", "bones@8001.service"]
+    assert names == ["bones-backup.service", "bones-backup.timer", "bones-worker.service",
+                     "bones@8001.service"]
     checked = subprocess.run([analyze, "verify", *names], cwd=tmp_path, capture_output=True,
                              text=True, timeout=60)
     assert (checked.returncode, checked.stdout + checked.stderr) == (0, "")
