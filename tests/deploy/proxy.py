@@ -34,7 +34,7 @@ def configuration(folder: Path, http: int, https: int, apps: list[int]) -> Path:
                         "    server 127.0.0.1:8002 max_fails=1 fail_timeout=5s;", ports)
     for old, new in (("/etc/letsencrypt/live/bones.example/fullchain.pem", str(cert)),
                      ("/etc/letsencrypt/live/bones.example/privkey.pem", str(key)),
-                     ("/var/cache/nginx/bones", str(folder / "cache")),
+                     ("/var/lib/nginx/bones", str(folder / "cache")),
                      ("listen 80;", f"listen 127.0.0.1:{http};"),
                      ("listen [::]:80;", ""), ("listen [::]:443 ssl http2;", ""),
                      ("listen 443 ssl http2;", f"listen 127.0.0.1:{https} ssl http2;")):
