@@ -1,5 +1,6 @@
-"""An arena in the browser: four players open its page and join; it starts, pairs them
-at two tables, and their pages take each to their own; they play the games out and,
+"""An arena in the browser: four players open its page and join (two then go on to the
+lobby and the leaderboard); it starts, pairs them at two tables, and every page, the
+tournament's or another, takes each to their own; they play the games out and,
 back on the tournament's page (each withdrew during the game, which still counts), see
 the standings move."""
 
@@ -37,6 +38,8 @@ def test_four_players_join_an_arena_are_paired_and_see_the_standings(
         page.wait_for_selector("#withdraw")
     pages[0].wait_for_function(  # the others' joins pushed to the first page
         "() => document.querySelectorAll('#standings tbody tr').length === 4")
+    pages[2].goto(f"{web.url}/lobby")  # elsewhere in bones: still paired, taken to the game
+    pages[3].goto(f"{web.url}/leaderboard")
     for page in pages:  # paired: each page goes to its table by itself
         page.wait_for_selector("#table[data-status=playing]", timeout=60_000)
     tables = Counter(page.url for page in pages)

@@ -77,8 +77,7 @@ export function listen(go) {
   goTo = go;
   notices = new Connection("me", null, {
     onNotice: (notice) => told(notice),
-    // a tournament's pairing: for its page, if it is open
-    onPaired: (seat) => window.dispatchEvent(new CustomEvent("bones:paired", { detail: seat })),
+    onPaired: (game) => paired(game),
   });
   refreshInbox();
   // one made while this page was away: the newest still open to me
@@ -86,6 +85,23 @@ export function listen(go) {
     const mine = open.find((c) => c.to === me()?.name);
     if (mine) told({ kind: "challenge", challenge: mine });
   }).catch(() => null);
+}
+
+// A tournament's game begun for me: its page, if open, takes me there; from any other
+// page of bones I go too (the arena pairs whoever has one open, and a game not played
+// counts as missed).
+function paired(game) {
+  const taken = !window.dispatchEvent(new CustomEvent("bones:paired", { detail: game, cancelable: true }));
+  if (taken || location.pathname === `/t/${game.table}`) return;
+  notifyAway(t("tournament.yourGame"), `tournament-${game.tournament}`);
+  toTournamentGame(game, game.tournament, goTo);
+}
+
+// To the table a tournament's pairing seated me at, remembering the way back.
+export function toTournamentGame(game, tournament, go) {
+  seats.set(game.table, game.seat, game.token);
+  localStorage.setItem(`bones.tournament.${game.table}`, tournament);
+  go(`/t/${game.table}`);
 }
 
 function told({ kind, challenge, notification }) {

@@ -8,10 +8,11 @@
 // each board side by side, each game's replay one tap away.
 
 import { me } from "./account.js";
+import { toTournamentGame } from "./challenges.js";
 import { ChatBox } from "./chat.js";
 import { fill, h, radioPill } from "./dom.js";
 import { gameWords, moment, refusal, t } from "./i18n.js";
-import { api, Connection, seats } from "./net.js";
+import { api, Connection } from "./net.js";
 
 const GAMES = ["draw", "block", "kozel", "allfives"];
 const TARGETS = [50, 100, 150, null];
@@ -129,7 +130,11 @@ export class TournamentScreen {
         : this.chat.refused(code === 4451 ? t("error.banned") : t("http.403"))),
     });
     this.asking = setInterval(() => this.seek(), ASK);
-    this.paired = (event) => { if (event.detail.tournament === this.id) this.sit(event.detail); };
+    this.paired = (event) => {
+      if (event.detail.tournament !== this.id) return;
+      event.preventDefault();  // taken here
+      this.sit(event.detail);
+    };
     window.addEventListener("bones:paired", this.paired);
   }
 
@@ -161,9 +166,7 @@ export class TournamentScreen {
   sit(game) {
     if (this.closed || game.table === this.shown) return;
     this.shown = game.table;
-    seats.set(game.table, game.seat, game.token);
-    localStorage.setItem(`bones.tournament.${game.table}`, this.id);  // its way back
-    this.go(`/t/${game.table}`);
+    toTournamentGame(game, this.id, this.go);
   }
 
   // Drawn again only when something changed: a button redrawn under a finger loses its
