@@ -37,7 +37,6 @@ SEATING: dict[int | str, dict[str, Any]] = {
           "``suspended``, ``until``)"},
     409: {"description": "The name is an account's (or would pass for one, or for a "
           "guest's, or mixes scripts), or not the signed-in account's"}}
-STORE_AWAY = "the store cannot be reached just now; try again in a moment"
 
 
 def tables_router(hub: Hub, accounts: Accounts) -> APIRouter:

@@ -80,12 +80,18 @@ class Own:
 
     def export(self, account: int) -> AccountExport:
         """Everything bones holds about the account."""
+        # each on a connection of its own, taken and given back before this one is held
+        moderation = Moderation(self.engine)
+        reports = moderation.reports(open_only=False, reporter=account, limit=10_000)
+        sanctions = moderation.history(account)
+        blocked = Blocks(self.engine).listed(account)
+        following = Follows(self.engine).listed(account)
+        notifications = Notifications(self.engine).listed(account).items
         with Session(self.engine) as session:
             row = session.get_one(AccountRow, account)
             games = session.execute(
                 select(GameRow, PlayRow.seat).join(PlayRow, PlayRow.table_id == GameRow.table_id)
                 .where(PlayRow.account_id == account).order_by(PlayRow.finished)).all()
-            moderation = Moderation(self.engine)
             return AccountExport(
                 account=ExportedAccount(name=row.name, created=row.created.isoformat(),
                                         guest=row.password is None, bot=row.bot,
@@ -117,16 +123,14 @@ class Own:
                                  "sigma": r.sigma, "at": r.at.isoformat()}
                                 for r in session.scalars(select(RatedRow).where(
                                     RatedRow.account_id == account).order_by(RatedRow.at))],
-                reports_made=moderation.reports(open_only=False, reporter=account, limit=10_000),
-                sanctions=moderation.history(account), blocked=Blocks(self.engine).listed(account),
-                following=Follows(self.engine).listed(account),
+                reports_made=reports, sanctions=sanctions, blocked=blocked, following=following,
                 challenges=[{"id": c.id, "from": c.from_id, "to": c.to_id, "table": c.spec,
                              "created": c.created.isoformat(), "state": c.state,
                              "table_id": c.table_id}
                             for c in session.scalars(select(ChallengeRow).where(
                                 (ChallengeRow.from_id == account)
                                 | (ChallengeRow.to_id == account)))],
-                notifications=Notifications(self.engine).listed(account).items,
+                notifications=notifications,
                 tournaments=[{"id": t.id, "name": t.name, "kind": t.kind,
                               "starts": t.starts.isoformat(), "joined": e.joined.isoformat(),
                               "withdrawn": _when(e.withdrawn), "missed": e.missed}
