@@ -105,6 +105,15 @@ def test_a_whole_game_through_nginx_survives_its_process(site: Proxied,
     context.close()
 
 
+def test_every_answer_says_https_only_once(site: Proxied) -> None:
+    """HSTS, nginx's, on the page, its cached files and the API, never twice (the app says
+    it too behind a proxy; a location that adds a header of its own loses the server's)."""
+    with httpx.Client(base_url=site.url, verify=False) as client:
+        for path in ("/", "/static/app.js", "/static/app.js", "/api/me", "/readyz"):
+            said = client.get(path).headers.get_list("strict-transport-security")
+            assert said == ["max-age=63072000; includeSubDomains"], (path, said)
+
+
 def test_the_limits_count_each_player_s_own_address(site: Proxied) -> None:
     first, second = _from("127.0.0.2", site.url), _from("127.0.0.3", site.url)
     answers = [first.get("/api/variants").status_code for _ in range(int(RATE * 3) + 10)]
