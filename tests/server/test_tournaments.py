@@ -32,6 +32,7 @@ from bones.server.protocol import Tournamenting
 from bones.server.store.records import Store
 from bones.server.tournaments import arena, duplicate, swiss
 from bones.server.tournaments.entries import Tournaments
+from bones.server.tournaments.games import Planned, TournamentGames
 from tests.server.chaos import play_through, running
 from tests.server.live import Client, Server, in_threads, play_tournament, sqlite_url
 
@@ -694,3 +695,25 @@ def test_fifty_players_join_at_once(tmp_path: Path) -> None:
         list(threads.map(lambda guest: book.join(made, guest), guests))
     assert time.monotonic() - started < 25  # the pool's 30 s wait never came
     assert len(book.get(made).entrants) == 50
+
+
+def test_a_reserved_table_keeps_its_seats_should_its_process_stop(tmp_path: Path) -> None:
+    """Each seat's token is kept with the table's reservation, in its transaction: a
+    process that stops after making the table, before telling its players, leaves each
+    their seat to find (as ``GET /api/tournaments/{id}/game`` does); none is offered
+    before the table is made, nor a seat at a table reserved twice."""
+    store = Store(sqlite_url(tmp_path / "bones.db"))
+    accounts = Accounts(store.engine)
+    host, _ = accounts.sign_up("Host", "correct horse")
+    book, games = Tournaments(store.engine), TournamentGames(store.engine)
+    made = book.make(host, Tournamenting.model_validate(_arena()))
+    ann, bob = accounts.guest()[0], accounts.guest()[0]
+    for guest in (ann, bob):
+        book.join(made, guest)
+    [(plan, tokens)] = games.reserve(made, [Planned("t1", [ann.id, bob.id])])
+    assert plan.table == "t1" and len(set(tokens)) == 2
+    assert games.reserve(made, [Planned("t2", [bob.id, ann.id])]) == []  # seated already
+    assert games.mine(made, ann.id) is None  # reserved, not made
+    store.create("t1", {"rules": {"variant": "draw"}}, [{"kind": "human"}, {"kind": "human"}])
+    assert games.mine(made, ann.id) == ("t1", 0, tokens[0])
+    assert games.mine(made, bob.id) == ("t1", 1, tokens[1])

@@ -29,6 +29,7 @@ go after :data:`STALE` seconds.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -114,11 +115,14 @@ class TournamentGames:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def reserve(self, tournament: str, planned: list[Planned]) -> list[Planned]:
+    def reserve(self, tournament: str, planned: list[Planned]) -> list[tuple[Planned, list[str]]]:
         """Keep each planned table (not made yet) for its accounts (by seat), in a
-        round, on a board, in one transaction; those kept. One is refused if any of its
-        players is at a game of the tournament not over (or seated by one planned
-        before it), or if that round's board is reserved for them already."""
+        round, on a board, with each seat's token, for its player (kept with their entry
+        too, where :meth:`mine` reads it once the table is made), in one transaction;
+        those kept, with their tokens. A process that stops right after making a table
+        leaves its players their seats. One is refused if any of its players is at a
+        game of the tournament not over (or seated by one planned before it), or if that
+        round's board is reserved for them already."""
         with Session(self.engine) as session, session.begin():
             rows = session.execute(select(TournamentGameRow.accounts, GameRow.table_id)
                                    .outerjoin(GameRow, GameRow.table_id ==
@@ -137,25 +141,17 @@ class TournamentGames:
                         plan.round, plan.board, frozenset(plan.accounts)) in drawn:
                     continue
                 taken |= set(plan.accounts)
-                kept.append(plan)
+                tokens = [secrets.token_urlsafe(24) for _ in plan.accounts]
+                kept.append((plan, tokens))
                 session.add(TournamentGameRow(
                     table_id=plan.table, tournament_id=tournament, accounts=plan.accounts,
-                    tokens=[], created=now(), round=plan.round, board=plan.board))
-            return kept
-
-    def seated(self, made: dict[str, list[str]]) -> None:
-        """The reserved tables are made: each seat's token, for its player (kept with
-        their entry too, where :meth:`mine` reads it), by table."""
-        with Session(self.engine) as session, session.begin():
-            for table, tokens in made.items():
-                row = session.get_one(TournamentGameRow, table)
-                row.tokens = tokens
-                for seat, (account, token) in enumerate(zip(row.accounts, tokens,
-                                                            strict=True)):
+                    tokens=tokens, created=now(), round=plan.round, board=plan.board))
+                for seat, account in enumerate(plan.accounts):
                     session.execute(update(EntryRow).where(
-                        EntryRow.tournament_id == row.tournament_id,
+                        EntryRow.tournament_id == tournament,
                         EntryRow.account_id == account).values(
-                        table_id=table, seat=seat, token=token))
+                        table_id=plan.table, seat=seat, token=tokens[seat]))
+            return kept
 
     def unmade(self, tournament: str, table: str | None = None) -> None:
         """Let go of ``table``'s reservation (its table could not be made), or of every
@@ -232,10 +228,11 @@ class TournamentGames:
         return rows
 
     def mine(self, tournament: str, account: int) -> tuple[str, int, str] | None:
-        """The player's game being played (over, it is not theirs to play even before
-        its result is taken in): its table, their seat and its token."""
+        """The player's game being played (made, and not over: over, it is not theirs to
+        play even before its result is taken in): its table, their seat and its token."""
         with Session(self.engine) as session:
             found = session.execute(select(EntryRow.table_id, EntryRow.seat, EntryRow.token)
+                                    .join(TableRow, TableRow.id == EntryRow.table_id)
                                     .outerjoin(GameRow, GameRow.table_id == EntryRow.table_id)
                                     .where(EntryRow.tournament_id == tournament,
                                            EntryRow.account_id == account,

@@ -196,38 +196,34 @@ class Runner:
 
     async def _seat(self, info: TournamentInfo, planned: list[Planned],
                     people: dict[int, Player], decks: dict[str, FairDeck | None]) -> None:
-        """The tables planned, reserved as the tournament's games first, all in one
-        transaction (refused: their players are seated already, by another process),
-        made at once, and their seats kept (one transaction) and told to their
-        players."""
+        """The tables planned, reserved as the tournament's games first with their seats'
+        tokens, all in one transaction (refused: their players are seated already, by
+        another process), made at once, and told to their players."""
         kept = await self.hub.write(self.games.reserve, info.id, planned)
-        made = await asyncio.gather(*(self._made(info, plan, people, decks.get(plan.table))
-                                      for plan in kept))
-        tokens = {plan.table: seated for plan, seated in zip(kept, made, strict=True)
-                  if seated is not None}
-        if not tokens:
-            return
-        await self.hub.write(self.games.seated, tokens)
-        for plan in (p for p in kept if p.table in tokens):
-            for seat, (account, token) in enumerate(zip(plan.accounts, tokens[plan.table],
-                                                        strict=True)):
+        made = await asyncio.gather(*(self._made(info, plan, tokens, people,
+                                                 decks.get(plan.table))
+                                      for plan, tokens in kept))
+        for (plan, tokens), done in zip(kept, made, strict=True):
+            if not done:
+                continue
+            for seat, (account, token) in enumerate(zip(plan.accounts, tokens, strict=True)):
                 await self.notices.push(account, PairedMessage(
                     tournament=info.id, table=plan.table, seat=seat, token=token
                 ).model_dump_json())
 
-    async def _made(self, info: TournamentInfo, plan: Planned, people: dict[int, Player],
-                    deck: FairDeck | None) -> list[str] | None:
-        """A reserved table made; each seat's token (none: it could not be made, and
-        its reservation is let go)."""
+    async def _made(self, info: TournamentInfo, plan: Planned, tokens: list[str],
+                    people: dict[int, Player], deck: FairDeck | None) -> bool:
+        """A reserved table made with its seats' tokens; whether it was (not: its
+        reservation is let go)."""
         try:
-            _, tokens = await self.hub.seat_together(
+            await self.hub.seat_together(
                 info.table, {n: people[a] for n, a in enumerate(plan.accounts)}, deck=deck,
-                table_id=plan.table)
+                table_id=plan.table, tokens=dict(enumerate(tokens)))
         except (TableError, Unavailable) as error:
             log.warning("a tournament's table could not be made: %s", error)
             await self.hub.write(self.games.unmade, info.id, plan.table)
-            return None
-        return [tokens[n] for n in range(len(plan.accounts))]
+            return False
+        return True
 
     async def _arena(self, info: TournamentInfo) -> None:
         until = ends(info)
