@@ -126,7 +126,7 @@ class Scenes:
     tournament: str = ""
     """An arena Walker and Otto joined, to begin in two hours."""
     finished: dict[str, str] = field(default_factory=dict)
-    """A Swiss and a duplicate Walker and Otto played to their end, by format."""
+    """A Swiss, a duplicate and an arena Walker and Otto played to their end, by format."""
 
 
 def _seat(made: Message) -> dict[str, Any]:
@@ -210,10 +210,11 @@ def scenes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scenes]:
 
 def _tournaments_played(server: Server, walker: httpx.Client, otto: httpx.Client
                         ) -> dict[str, str]:
-    """A Swiss of one round and a duplicate of one round of two boards, Walker against
-    Otto, played to their end: each one's id."""
+    """A Swiss of one round, a duplicate of one round of two boards and an arena of a
+    minute, Walker against Otto, played to their end: each one's id."""
     made = {}
-    for kind, more in (("swiss", {"rounds": 1}), ("duplicate", {"rounds": 1, "boards": 2})):
+    for kind, more in (("swiss", {"rounds": 1}), ("duplicate", {"rounds": 1, "boards": 2}),
+                       ("arena", {"minutes": 1})):
         made[kind] = otto.post("/api/tournaments", json={
             "kind": kind, "name": f"Otto's {kind} of the draw game", **more,
             "starts": (datetime.now(UTC) + timedelta(seconds=4)).isoformat(),
@@ -381,6 +382,8 @@ def _walk_pages(walk: Walk, scenes: Scenes) -> None:
     walk.check("a duplicate, finished")
     walk.open(f"/tournament/{scenes.finished['duplicate']}/boards", ".board-results")
     walk.check("a duplicate's boards")
+    walk.open(f"/tournament/{scenes.finished['arena']}", "#tournament-games")
+    walk.check("an arena, finished, its games")
     walk.open("/stats/Walker", "#stats")
     walk.check("profile and statistics")
     walk.open("/account", "#password")
