@@ -32,7 +32,8 @@ from bones.server.protocol import Tournamenting
 from bones.server.store.records import Store
 from bones.server.tournaments import arena, duplicate, swiss
 from bones.server.tournaments.entries import Tournaments
-from bones.server.tournaments.games import Planned, TournamentGames
+from bones.server.tournaments.games import Planned, Played, TournamentGames
+from bones.server.tournaments.running import Board, standings
 from tests.server.chaos import play_through, running
 from tests.server.live import Client, Server, in_threads, play_tournament, sqlite_url
 
@@ -52,6 +53,38 @@ def test_an_arena_doubles_each_win_after_two_wins_in_a_row(
         doubled = won[n] and n >= 2 and won[n - 1] and won[n - 2]
         assert counted[n] == arena.points(place, players, shared) * (2 if doubled else 1)
     assert player.score == sum(counted) == sum(player.sheet)
+
+
+@given(st.data())
+def test_an_arena_s_kept_standings_are_its_whole_standings(data: st.DataObject) -> None:
+    """The runner adds each game taken in once to the standings it keeps; after every
+    look (the games taken in by then, in any batches, some after the arena's time, some
+    being played) they are exactly the standings made again from every game."""
+    start = datetime(2026, 12, 6, tzinfo=UTC)
+    until = start + timedelta(minutes=data.draw(st.integers(1, 60)))
+    entrants = [(n, f"P{n}", False) for n in range(1, 7)]
+    games: list[Played] = []
+    free_at = dict.fromkeys(range(1, 8), 0)  # a player's games one after another
+    for table in range(data.draw(st.integers(0, 25))):
+        players = data.draw(st.lists(st.integers(1, 7), min_size=2, max_size=2, unique=True))
+        begins = max(free_at[p] for p in players) + 1
+        ends = begins + data.draw(st.integers(1, 5))
+        for p in players:
+            free_at[p] = ends
+        first = data.draw(st.integers(0, 1))
+        tie = data.draw(st.booleans())
+        games.append(Played(f"t{table}", players, [(0, tie), (0 if tie else 1, tie)][
+            ::1 if first == 0 else -1], start + timedelta(minutes=ends), True))
+    games.sort(key=lambda g: (g.ended, g.table))
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(games)), max_size=4)))
+    kept = Board(2, until)
+    for cut in [*cuts, len(games)]:
+        taken = games[:cut]
+        playing = [Played("now", [6, 1], None, None)]
+        shown = kept.ranked(entrants, kept.add([*taken, *playing]))  # those known: once
+        whole = standings(entrants, [*taken, *playing], until, 2)
+        assert [(s.player, s.score, s.sheet, s.run, s.last, name, at) for s, name, at in shown] \
+            == [(s.player, s.score, s.sheet, s.run, s.last, name, at) for s, name, at in whole]
 
 
 def test_an_arena_of_twenty_players_to_its_end() -> None:

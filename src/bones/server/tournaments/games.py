@@ -30,7 +30,7 @@ go after :data:`STALE` seconds.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -42,7 +42,7 @@ from sqlalchemy.orm import Session
 from bones.server.people.ratings import ranks
 from bones.server.store.schema import EntryRow, GameRow, TableRow, TournamentGameRow, now
 
-__all__ = ["FORFEIT", "MISSED", "STALE", "Planned", "Played", "TournamentGames", "places",
+__all__ = ["FORFEIT", "MISSED", "SINCE", "STALE", "Planned", "Played", "TournamentGames", "places",
            "results"]
 
 FORFEIT = 1000
@@ -51,6 +51,8 @@ MISSED = 2
 """Games missed in a row that withdraw a player."""
 STALE = timedelta(seconds=30)
 """How long a reservation waits for its table before it is let go."""
+SINCE = 500
+"""The most new games :meth:`TournamentGames.since` names in its query."""
 
 
 @dataclass(frozen=True)
@@ -203,18 +205,34 @@ class TournamentGames:
                                 [a for n, a in enumerate(mine.accounts) if n not in idle])
             return gone
 
-    def played(self, tournament: str) -> list[Played]:
-        """The tournament's games, those ended first (in the order they ended), then those
-        being played."""
+    def played(self, tournament: str, *where: Any) -> list[Played]:
+        """The tournament's games (those ``where`` holds), those ended first (in the
+        order they ended), then those being played."""
         with Session(self.engine) as session:
             rows = session.execute(select(TournamentGameRow, GameRow.table_id).outerjoin(
                 GameRow, GameRow.table_id == TournamentGameRow.table_id).where(
-                TournamentGameRow.tournament_id == tournament)).all()
+                TournamentGameRow.tournament_id == tournament, *where)).all()
             games = [Played(r.table_id, list(r.accounts),
                             None if r.places is None else [(p, s) for p, s in r.places],
                             r.settled, ended is not None or r.settled is not None,
                             r.round, r.board, r.results) for r, ended in rows]
         return sorted(games, key=lambda g: (g.ended is None, g.ended or now(), g.table))
+
+    def since(self, tournament: str, known: Collection[str]) -> list[Played]:
+        """The games whose results were taken in, but for those ``known`` (by table), and
+        those not taken in yet: what an arena's runner adds to the standings it keeps.
+        One small query reads which are taken in; only the new ones are read whole."""
+        if not known:
+            return self.played(tournament)
+        with Session(self.engine) as session:
+            settled = set(session.scalars(select(TournamentGameRow.table_id).where(
+                TournamentGameRow.tournament_id == tournament,
+                TournamentGameRow.settled.is_not(None))))
+        new = settled.difference(known)
+        if len(new) > SINCE:  # a runner long away: all of them, as a long list would
+            return self.played(tournament)
+        return self.played(tournament, TournamentGameRow.settled.is_(None)
+                           | TournamentGameRow.table_id.in_(new))
 
     def finished(self, tournament: str, offset: int = 0, limit: int = 100) -> list[GameRow]:
         """The tournament's finished games, the latest first, ``limit`` from ``offset``."""

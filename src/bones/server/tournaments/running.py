@@ -38,7 +38,7 @@ from bones.server.tournaments.entries import Team, Tournaments, in_pairs
 from bones.server.tournaments.games import Planned, Played, TournamentGames
 from bones.server.tournaments.recurring import Recurring
 
-__all__ = ["PULSE", "Runner", "ends", "shown", "sides", "standings"]
+__all__ = ["PULSE", "Board", "Runner", "ends", "shown", "sides", "standings"]
 
 log = logging.getLogger("bones.server")
 PULSE = 1.0
@@ -80,6 +80,45 @@ def standings(entrants: Sequence[tuple[int, str, bool]], played: Sequence[Played
     return [(s, names[s.player], s.player in playing) for s in arena.ranked(list(board.values()))]
 
 
+class Board:
+    """An arena's standings as its runner keeps them from one look to the next: each
+    game taken in is added once (a thousand entrants' whole standings, made again every
+    second from every game, cost as much as the page). Exactly :func:`standings`."""
+
+    def __init__(self, sides: int, until: datetime) -> None:
+        self.sides, self.until = sides, until
+        self.standing: dict[int, arena.Standing] = {}
+        self.known: set[str] = set()
+        """The tables of the games taken in, counted or not."""
+
+    def add(self, played: Sequence[Played]) -> set[int]:
+        """Add the games taken in that are new (in the order they ended, as given by
+        :meth:`TournamentGames.since`); those at a game now."""
+        playing: set[int] = set()
+        for game in played:
+            if game.places is None:
+                if not game.over:
+                    playing.update(game.accounts)
+                continue
+            if game.table in self.known:
+                continue
+            self.known.add(game.table)
+            if game.ended is None or game.ended > self.until:
+                continue
+            for seat, account in enumerate(game.accounts):
+                place, shared = game.places[seat]
+                self.standing.setdefault(account, arena.Standing(account)).record(
+                    place, self.sides, shared, tuple(a for a in game.accounts if a != account))
+        return playing
+
+    def ranked(self, entrants: Sequence[tuple[int, str, bool]], playing: set[int],
+               ) -> list[tuple[arena.Standing, str, bool]]:
+        """The entrants' standings, best first, as :func:`standings` gives them."""
+        names = {account: name for account, name, _ in entrants}
+        return [(s, names[s.player], s.player in playing) for s in arena.ranked(
+            [self.standing.get(account) or arena.Standing(account) for account in names])]
+
+
 def shown(board: list[tuple[arena.Standing, str, bool]]) -> list[StandingInfo]:
     """The standings as players read them."""
     return [StandingInfo(name=name, score=s.score, sheet=list(s.sheet), on_fire=s.on_fire,
@@ -99,6 +138,8 @@ class Runner:
         self.book = Tournaments(hub.store.engine)
         self.games = TournamentGames(hub.store.engine)
         self._task: asyncio.Task[None] | None = None
+        self._boards: dict[str, Board] = {}
+        """The arenas this process runs now: each one's standings, kept."""
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run())
@@ -120,7 +161,10 @@ class Runner:
         make)."""
         if self.recurring and time.monotonic() - self._scheduled > SCHEDULE:
             await self.schedule()
-        for info in await self.hub.read(self.book.due):
+        due = await self.hub.read(self.book.due)
+        for gone in self._boards.keys() - {info.id for info in due}:
+            del self._boards[gone]  # ended (here or at another process)
+        for info in due:
             cluster = self.hub.cluster
             if cluster is not None and await cluster.renew([f"tournament:{info.id}"]):
                 continue  # another process runs it
@@ -232,9 +276,9 @@ class Runner:
             return
         began = time.perf_counter()
         entrants = await self.hub.read(self.book.entered, info.id)
-        board = await asyncio.to_thread(  # a thousand entrants: work for a thread
-            standings, entrants, await self.hub.read(self.games.played, info.id), until,
-            sides(info))
+        kept = self._boards.setdefault(info.id, Board(sides(info), until))
+        playing = kept.add(await self.hub.read(self.games.since, info.id, set(kept.known)))
+        board = await asyncio.to_thread(kept.ranked, entrants, playing)
         here = self.here()
         guests = {account: guest for account, _, guest in entrants}
         waiting = [s for s, name, playing in board if not playing and name in here]
