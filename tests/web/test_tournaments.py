@@ -1,6 +1,7 @@
-"""An arena in the browser: four players open its page and join (two then go on to the
-lobby and the leaderboard); it starts, pairs them at two tables, and every page, the
-tournament's or another, takes each to their own; they play the games out and,
+"""An arena in the browser: four players open its page and join (one then goes on to the
+lobby, one to a game against a bot); it starts, pairs them at two tables, and every
+page, the tournament's or another, takes each to their own (the one at a game of theirs
+is asked first); they play the games out and,
 back on the tournament's page (each withdrew during the game, which still counts), see
 the standings move."""
 
@@ -39,7 +40,10 @@ def test_four_players_join_an_arena_are_paired_and_see_the_standings(
     pages[0].wait_for_function(  # the others' joins pushed to the first page
         "() => document.querySelectorAll('#standings tbody tr').length === 4")
     pages[2].goto(f"{web.url}/lobby")  # elsewhere in bones: still paired, taken to the game
-    pages[3].goto(f"{web.url}/leaderboard")
+    casual = Player(pages[3], web, random.Random(tag)).new_game(  # at a game: asked
+        "draw", target="null", levels=("easy",), name=None)
+    pages[3].click("#open-tournament-game", timeout=60_000)
+    pages[3].wait_for_url(lambda url: casual not in url)
     for page in pages:  # paired: each page goes to its table by itself
         page.wait_for_selector("#table[data-status=playing]", timeout=60_000)
     tables = Counter(page.url for page in pages)

@@ -89,12 +89,28 @@ export function listen(go) {
 
 // A tournament's game begun for me: its page, if open, takes me there; from any other
 // page of bones I go too (the arena pairs whoever has one open, and a game not played
-// counts as missed).
+// counts as missed), but from a table where I hold a seat I am asked, not taken away.
 function paired(game) {
   const taken = !window.dispatchEvent(new CustomEvent("bones:paired", { detail: game, cancelable: true }));
   if (taken || location.pathname === `/t/${game.table}`) return;
   notifyAway(t("tournament.yourGame"), `tournament-${game.tournament}`);
-  toTournamentGame(game, game.tournament, goTo);
+  const at = location.pathname.match(/^\/t\/([^/]+)$/);
+  if (!at || !seats.get(at[1])) {
+    toTournamentGame(game, game.tournament, goTo);
+    return;
+  }
+  ask(document.querySelector("#notice"), t("tournament.yourGame"), "open-tournament-game",
+    () => toTournamentGame(game, game.tournament, goTo));
+}
+
+// A line of the notice bar, with Open (doing `open`) and Close.
+function ask(bar, words, id, open) {
+  fill(bar, h("span", { class: "said" }, words), " ",
+    h("button", { type: "button", class: "primary", id, onclick: () => {
+      fill(bar);
+      open();
+    } }, t("inbox.open")),
+    h("button", { type: "button", onclick: () => fill(bar) }, t("close")));
 }
 
 // To the table a tournament's pairing seated me at, remembering the way back.
@@ -142,12 +158,7 @@ function offered(bar, line) {
   const words = line.tournament ? `${t("tournament.starting")}: ${gameWords(line.table_spec)}`
     : `${t("rematch.offeredBy", { name: playerName(line.by) })}: ${gameWords(line.table_spec)}`;
   notifyAway(words, line.tournament ? `tournament-${line.tournament}` : `rematch-${line.table}`);
-  fill(bar, h("span", { class: "said" }, words), " ",
-    h("button", { type: "button", class: "primary", id: "open-rematch", onclick: () => {
-      fill(bar);
-      goTo(path);
-    } }, t("inbox.open")),
-    h("button", { type: "button", onclick: () => fill(bar) }, t("close")));
+  ask(bar, words, "open-rematch", () => goTo(path));
 }
 
 async function accept(id) {

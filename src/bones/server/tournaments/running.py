@@ -62,28 +62,14 @@ def standings(entrants: Sequence[tuple[int, str, bool]], played: Sequence[Played
     """The arena's standings, best first, from the games that ended by ``until`` (with
     ``sides`` sides a table): each entrant's standing, name and whether they are at a
     game now."""
-    names = {account: name for account, name, _ in entrants}
-    board = {account: arena.Standing(account) for account in names}
-    playing: set[int] = set()
-    for game in played:
-        if game.places is None:
-            if not game.over:
-                playing.update(game.accounts)
-            continue
-        if game.ended is None or game.ended > until:
-            continue
-        for seat, account in enumerate(game.accounts):
-            if account in board:
-                place, shared = game.places[seat]
-                board[account].record(place, sides, shared,
-                                      tuple(a for a in game.accounts if a != account))
-    return [(s, names[s.player], s.player in playing) for s in arena.ranked(list(board.values()))]
+    board = Board(sides, until)
+    return board.ranked(entrants, board.add(played))
 
 
 class Board:
     """An arena's standings as its runner keeps them from one look to the next: each
     game taken in is added once (a thousand entrants' whole standings, made again every
-    second from every game, cost as much as the page). Exactly :func:`standings`."""
+    second from every game, cost as much as the page)."""
 
     def __init__(self, sides: int, until: datetime) -> None:
         self.sides, self.until = sides, until
@@ -113,7 +99,7 @@ class Board:
 
     def ranked(self, entrants: Sequence[tuple[int, str, bool]], playing: set[int],
                ) -> list[tuple[arena.Standing, str, bool]]:
-        """The entrants' standings, best first, as :func:`standings` gives them."""
+        """The entrants' standings, best first, with whether each is at a game now."""
         names = {account: name for account, name, _ in entrants}
         return [(s, names[s.player], s.player in playing) for s in arena.ranked(
             [self.standing.get(account) or arena.Standing(account) for account in names])]
