@@ -5,7 +5,6 @@ reads. (The walk itself boots a Debian machine: run by hand, see its docstring.)
 
 from __future__ import annotations
 
-import re
 import subprocess
 from importlib.machinery import SourceFileLoader
 from importlib.util import module_from_spec, spec_from_loader
@@ -20,11 +19,9 @@ def test_the_walk_types_every_step_of_the_page_as_written() -> None:
     assert spec is not None
     walk = module_from_spec(spec)
     loader.exec_module(walk)
-    typed = walk.steps()
-    page = (ROOT / "docs" / "operating.md").read_text()
-    section = page[page.index(walk.SECTION):]
-    section = section[:section.index("\n## ", 1)]
-    written = re.findall(r"```sh\n(.*?)```", section, re.S)
+    typed, written = walk.steps(), walk.written()
+    assert len(written) == (ROOT / "docs" / "operating.md").read_text().split(
+        walk.SECTION, 1)[1].split("\n## ", 1)[0].count("```sh")  # every block of it
     assert len(typed) == len(written) - 1 and not any("certbot certonly" in b for b in typed)
     assert "SOURCE=/srv/bones" in typed[0]
     [through_nginx] = [line for b in typed for line in b.splitlines() if "https://$SITE" in line]

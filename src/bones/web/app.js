@@ -6,7 +6,7 @@ import { fill, h } from "./dom.js";
 import { newGame, joinScreen } from "./home.js";
 import { LANGUAGES, lang, refusal, setLang, t } from "./i18n.js";
 import { sounds } from "./feel.js";
-import { api, seats } from "./net.js";
+import { api, seats, tableInPath } from "./net.js";
 import { RULES } from "./rules.js";
 import { LobbyScreen } from "./lobby.js";
 import { moderationScreen } from "./moderation.js";
@@ -75,9 +75,8 @@ async function route() {
   if (stats) return statsScreen(root, decodeURIComponent(stats[1]), go, openUpload);
   const replay = location.pathname.match(/^\/replay\/([\w-]+)$/);
   if (replay) return openReplay(root, (graded) => api(`/api/games/${replay[1]}/analysis?graded=${graded}`));
-  const match = location.pathname.match(/^\/t\/([\w-]+)$/);
-  if (!match) return newGame(root, variants, go);
-  const tableId = match[1];
+  const tableId = tableInPath();
+  if (!tableId) return newGame(root, variants, go);
   const seat = seats.get(tableId);
   const open = (token) => {
     screen = new TableScreen(root, tableId, token, { go });

@@ -9,7 +9,7 @@ import { me } from "./account.js";
 import { fill, h, linkField, modal, radioPill } from "./dom.js";
 import { gameWords, playerName, refusal, t } from "./i18n.js";
 import { notifyAway } from "./feel.js";
-import { api, Connection, seats } from "./net.js";
+import { api, Connection, seats, tableInPath } from "./net.js";
 import { arrived, refreshInbox } from "./notifications.js";
 
 const GAMES = ["draw", "block", "allfives"];
@@ -94,8 +94,8 @@ function paired(game) {
   const taken = !window.dispatchEvent(new CustomEvent("bones:paired", { detail: game, cancelable: true }));
   if (taken || location.pathname === `/t/${game.table}`) return;
   notifyAway(t("tournament.yourGame"), `tournament-${game.tournament}`);
-  const at = location.pathname.match(/^\/t\/([^/]+)$/);
-  if (!at || !seats.get(at[1])) {
+  const at = tableInPath();
+  if (!at || !seats.get(at)) {
     toTournamentGame(game, game.tournament, goTo);
     return;
   }

@@ -16,6 +16,11 @@ export async function api(path, body = undefined, method = body === undefined ? 
   return data;
 }
 
+// The table the page shows (its path `/t/{id}`), or null.
+export function tableInPath() {
+  return location.pathname.match(/^\/t\/([\w-]+)$/)?.[1] ?? null;
+}
+
 export const seats = {
   get(table) {
     try { return JSON.parse(localStorage.getItem(`bones.seat.${table}`)); } catch { return null; }

@@ -112,11 +112,11 @@ def swiss_round(teams: Sequence[Team], games: Sequence[Played], number: int) -> 
             "bye": bye}
 
 
-def _boards(teams: Sequence[Team], games: Sequence[Played]
+def _boards(of: Mapping[int, int], games: Sequence[Played]
             ) -> dict[tuple[int, int], list[tuple[Played, tuple[int, int]]]]:
-    """The duplicate's games over, by round and board, each with its two entrants."""
+    """The duplicate's games over, by round and board, each with its two entrants (``of``
+    each account)."""
     found: dict[tuple[int, int], list[tuple[Played, tuple[int, int]]]] = defaultdict(list)
-    of = _entrant_of(teams)
     for game in games:
         if game.results is not None and game.round is not None and game.board is not None:
             found[game.round, game.board].append((game, _table_of(game, of)))
@@ -135,7 +135,7 @@ def duplicate_standings(teams: Sequence[Team], games: Sequence[Played]) -> list[
     """A duplicate's standings, best first: matchpoints summed over the boards played
     (each board's in the sheet, in order)."""
     sheets: dict[int, list[float]] = {t.key: [] for t in teams}
-    for _, played in sorted(_boards(teams, games).items()):
+    for _, played in sorted(_boards(_entrant_of(teams), games).items()):
         for (_, entrants), points in zip(played, _matchpoints(played), strict=True):
             for key, mine in zip(entrants, points, strict=True):
                 sheets[key].append(mine)
@@ -153,7 +153,7 @@ def board_infos(teams: Sequence[Team], games: Sequence[Played]) -> list[BoardInf
         BoardResult(table=game.table, sides=[names[k] for k in entrants],
                     result=(game.results or [0])[0], matchpoints=points)
         for (game, entrants), points in zip(played, _matchpoints(played), strict=True)])
-        for (r, b), played in sorted(_boards(teams, games).items())]
+        for (r, b), played in sorted(_boards(_entrant_of(teams), games).items())]
 
 
 def round_infos(teams: Sequence[Team], drawn: Sequence[dict[str, Any]],
@@ -163,9 +163,9 @@ def round_infos(teams: Sequence[Team], drawn: Sequence[dict[str, Any]],
     duplicate's matchpoints summed over the round's boards."""
     names = {t.key: t.name for t in teams}
     of = _entrant_of(teams)
-    mine = by_table(teams, games)
+    mine = _by_table(of, games)
     earned: dict[tuple[int, int], float] = defaultdict(float)
-    for (r, _), played in _boards(teams, games).items():
+    for (r, _), played in _boards(of, games).items():
         for (_, entrants), mps in zip(played, _matchpoints(played), strict=True):
             for key, mp in zip(entrants, mps, strict=True):
                 earned[r, key] += mp
@@ -198,8 +198,11 @@ Tables = dict[tuple[int, frozenset[int]], list[Played]]
 
 def by_table(teams: Sequence[Team], games: Sequence[Played]) -> Tables:
     """The games of each table of each round, read once for all of a look's tables."""
+    return _by_table(_entrant_of(teams), games)
+
+
+def _by_table(of: Mapping[int, int], games: Sequence[Played]) -> Tables:
     found: Tables = defaultdict(list)
-    of = _entrant_of(teams)
     for game in games:
         if game.round is not None and not game.bye:
             found[game.round, frozenset(_table_of(game, of))].append(game)

@@ -263,7 +263,7 @@ class Runner:
         began = time.perf_counter()
         entrants = await self.hub.read(self.book.entered, info.id)
         kept = self._boards.setdefault(info.id, Board(sides(info), until))
-        playing = kept.add(await self.hub.read(self.games.since, info.id, set(kept.known)))
+        playing = kept.add(await self.hub.read(self.games.since, info.id, kept.known))
         board = await asyncio.to_thread(kept.ranked, entrants, playing)
         here = self.here()
         guests = {account: guest for account, _, guest in entrants}
