@@ -30,7 +30,6 @@ from typing import Any
 
 __all__ = ["HIDDEN", "add_parser", "inert", "run"]
 
-OPERATOR = "operator"
 HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Unicode categories a terminal does not show as themselves."""
 
@@ -106,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
+    from bones.server.people.moderation import OPERATOR
+
     action = args.action
     if action in ("grant", "revoke"):
         getattr(moderation, action)(OPERATOR, args.name, args.role)

@@ -59,6 +59,7 @@ TUNED = {
     "logins_per_address": "failed logins from one address in five minutes",
     "signups_per_address": "sign-ups and password changes one address may make in an hour",
     "guests_per_address": "new guests one address may be given in an hour",
+    "kept_names_days": "days a renamed or closed account's old name is kept from others",
     "tables_per_address": "unfinished tables one address may create",
     "sockets_per_address": "WebSockets one address may hold open at once",
     "think_floor": "seconds Hard and Expert take at least, so timing tells nothing",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -19,6 +20,8 @@ from typing import Any, TypeVar
 import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
+
+from bones.server.tables.endings import LEAST_MOVES
 
 Message = dict[str, Any]
 T = TypeVar("T")
@@ -122,7 +125,12 @@ class Server:
         return dict(response.json())
 
     def get(self, path: str) -> Any:
-        response = httpx.get(f"{self.url}{path}")
+        """GET ``path``; a private table's finished game as whoever has its invite link
+        (the secret this harness saw when it made the table)."""
+        game = re.match(r"/api/games/([\w-]+)/", path)
+        invite = self.invites.get(game[1]) if game else None
+        response = httpx.get(f"{self.url}{path}",
+                             headers={"bones-invite": invite} if invite else None)
         response.raise_for_status()
         return response.json()
 
@@ -276,22 +284,26 @@ def step(clients: list[Client], answered: dict[int, int], rng: random.Random) ->
     return moved
 
 
-def both_move(*clients: Client, seed: int = 1, timeout: float = 60) -> None:
-    """Play random moves until every client (the client of seat ``n`` at index ``n``)
-    is told of a move of each seat's own choosing, as the table stored it: a rated game
-    then rates."""
-    def chosen(client: Client) -> set[int]:
-        states = [m for m in client.received if m["type"] == "state"]
-        return {seat for seat, move in states[-1]["view"]["history"]
-                if move not in ("draw", "pass")} if states else set()
-
-    wanted = set(range(len(clients)))
+def both_move(*clients: Client, seed: int = 1, timeout: float = 60,
+              moves: int = LEAST_MOVES) -> None:
+    """Play random moves (and say ready between rounds) until every client (the client
+    of seat ``n`` at index ``n``) has made ``moves`` moves of its own choosing, as the
+    table counts them: a rated game given up after that is a real game, and rates."""
+    sent = [0] * len(clients)
     answered: dict[int, int] = {}
+    readied: set[tuple[int, int]] = set()
     rng = random.Random(seed)
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and not all(chosen(c) >= wanted for c in clients):
-        step(list(clients), answered, rng)
-    assert all(chosen(c) >= wanted for c in clients), "a player never had a turn"
+    while time.monotonic() < deadline and min(sent) < moves:
+        for n in step(list(clients), answered, rng):
+            sent[n] += 1
+        for n, client in enumerate(clients):
+            last = next((m for m in reversed(client.received) if m["type"] == "state"), None)
+            if (last is not None and last["table"]["status"] == "between"
+                    and (n, last["table"]["seq"]) not in readied):
+                readied.add((n, last["table"]["seq"]))
+                client.send({"v": 1, "type": "ready"})
+    assert min(sent) >= moves, f"moves of each seat's own: {sent}"
 
 
 def in_threads(jobs: list[Callable[[], T]]) -> list[T]:

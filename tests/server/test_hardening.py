@@ -149,7 +149,8 @@ def test_heavy_work_is_bounded_and_stops_when_its_client_leaves(tmp_path: Path) 
         time.sleep(1.0)
         third = httpx.post(f"{server.url}/api/analysis", json=_long_record(4), timeout=30)
         assert third.status_code == 503 and third.headers["retry-after"]
-        positions = httpx.get(f"{server.url}/api/games/{game}/analysis",
+        secret = {"bones-invite": server.invites[game]}  # a private table's game
+        positions = httpx.get(f"{server.url}/api/games/{game}/analysis", headers=secret,
                               params={"graded": "false"}, timeout=30)
         assert positions.status_code == 200, "a game's positions are no job: never queued"
         shown = positions.json()
@@ -166,7 +167,8 @@ def test_heavy_work_is_bounded_and_stops_when_its_client_leaves(tmp_path: Path) 
         while server.get("/api/metrics")["analyses"]["running"] and time.monotonic() < deadline:
             time.sleep(0.5)
         assert server.get("/api/metrics")["analyses"]["running"] == 0
-        graded = httpx.get(f"{server.url}/api/games/{game}/analysis", timeout=120).json()
+        graded = httpx.get(f"{server.url}/api/games/{game}/analysis", headers=secret,
+                           timeout=120).json()
         assert graded["graded"] is True and graded["frames"] == shown["frames"]
     finally:
         server.stop()

@@ -62,10 +62,7 @@ def test_ratings_are_openskills_own(server: Server, variant: str, players: int,
         assert (rating["mu"], rating["sigma"]) == pytest.approx(expected[name])
         assert rating["games"] == 1 and len(profile["history"]) == 1
     board = server.get(f"/api/leaderboard?variant={variant}&players={players}&limit=200")
-    listed = [row["name"] for row in board if row["name"] in names]
-    assert sorted(listed) == sorted(names)
-    assert [row["ordinal"] for row in board] == sorted((row["ordinal"] for row in board),
-                                                       reverse=True)
+    assert not {row["name"] for row in board} & set(names)  # one game: not established
 
 
 def test_only_players_who_signed_up_sit_at_rated_tables(server: Server) -> None:

@@ -75,6 +75,18 @@ def sign_in(page: Page, url: str, name: str, password: str = "correct horse") ->
         assert page.request.post(f"{url}/api/signup", data=body).ok
 
 
+def read_record(page: Page, table: str, part: str = "record") -> dict[str, Any]:
+    """A finished game's record (or another ``part``: ``analysis``) as the page's player
+    reads it: with their session and the seat's token the browser keeps (a private
+    table's game is its players' alone)."""
+    return dict(page.evaluate("""async ([table, part]) => {
+        const seat = JSON.parse(localStorage.getItem(`bones.seat.${table}`) || "null");
+        const answer = await fetch(`/api/games/${table}/${part}`,
+                                   { headers: seat?.token ? { "bones-seat": seat.token } : {} });
+        return answer.json();
+    }""", [table, part]))
+
+
 @dataclass
 class Player:
     page: Page

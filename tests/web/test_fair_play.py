@@ -15,9 +15,10 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from bones import Match
+from bones.server.tables.endings import LEAST_MOVES
 from tests.server.live import Server, sqlite_url
 from tests.web.conftest import DESKTOP, PHONE
-from tests.web.driver import READY, Player, sign_in, timed_pair
+from tests.web.driver import READY, Player, read_record, sign_in, timed_pair
 
 
 @pytest.fixture(scope="module")
@@ -48,17 +49,20 @@ def _rated_pair(server: Server, browser: Browser, tag: str
 
 
 def _both_move(players: list[Player]) -> None:
-    """Play by clicking until each player has made a move of their own."""
-    moved: set[int] = set()
-    deadline = time.monotonic() + 60
-    while len(moved) < len(players) and time.monotonic() < deadline:
+    """Play by clicking (and say ready between rounds) until each player has made the
+    moves of their own a rated game needs to rate when given up."""
+    moved = [0] * len(players)
+    deadline = time.monotonic() + 90
+    while min(moved) < LEAST_MOVES and time.monotonic() < deadline:
         for n, player in enumerate(players):
             now = player.read()
             if now and now["status"] == "playing" and now["turn"] == now["you"] and now["legal"]:
                 player.move(now, drag=False)
-                moved.add(n)
+                moved[n] += 1
+            elif now and now["status"] == "between":
+                player.page.evaluate("() => document.querySelector('#ready')?.click()")
         players[0].page.wait_for_timeout(100)
-    assert len(moved) == len(players), "a player never had a turn"
+    assert min(moved) >= LEAST_MOVES, f"moves of each player's own: {moved}"
 
 
 def _seconds(page: Page, selector: str) -> float:
@@ -99,7 +103,7 @@ def test_a_rated_game_resigned(web: Server, browser: Browser) -> None:
     ratings = web.get(f"/api/profile/Gu{tag}")["ratings"]
     assert len(ratings) == 1 and ratings[0]["games"] == 1
     host.screenshot(path="docs/screenshots/desktop-en-resigned.png")
-    record = web.get(f"/api/games/{table}/record")
+    record = read_record(host, table)
     rows = host.locator("#move-list li").all_inner_texts()
     match = Match.from_record(record)
     played = [str(m).split(" ")[0] for m in match.round.moves if str(m) not in ("draw", "pass")]
@@ -128,7 +132,7 @@ def test_a_closed_tab_is_shown_and_the_win_claimed(quick: Server, browser: Brows
     host.wait_for_selector("#match-over")
     assert host.locator("#match-over .headline").inner_text() == (
         f"Gu{tag} left: the match was claimed")
-    assert quick.get(f"/api/games/{table}/record")["forfeit"] == {"seat": 1, "how": "absent"}
+    assert read_record(host, table)["forfeit"] == {"seat": 1, "how": "absent"}
     contexts[0].close()
 
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page
 
 from tests.server.live import Server
 from tests.web.conftest import DESKTOP, PHONE
-from tests.web.driver import READY, Held, Player, play_together, sign_in
+from tests.web.driver import READY, Held, Player, play_together, read_record, sign_in
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -283,7 +283,7 @@ def test_hint_and_undo_against_bots(web: Server, browser: Browser) -> None:
     back = player.read()
     assert (back["hand"], back["ends"]) == (first["hand"], first["ends"])
     player.play_match(drag_once=False)
-    kinds = [a["kind"] for a in web.get(f"/api/games/{table}/record")["assists"]]
+    kinds = [a["kind"] for a in read_record(page, table)["assists"]]
     assert kinds[:2] == ["hint", "undo"]
     page.close()
 
@@ -354,7 +354,7 @@ def test_a_whole_round_by_keyboard_alone(web: Server, browser: Browser) -> None:
             " return +t.dataset.moves > m || t.dataset.status !== 'playing'; }", arg=moves)
     page.wait_for_function("() => document.activeElement?.id === 'again'")
     said = " ".join(page.evaluate("window.said"))
-    record = web.get(f"/api/games/{table}/record")
+    record = read_record(page, table)
     assert "You played" in said or "You led" in said
     assert "Your turn. Ends:" in said
     assert "Round over." in said and "Score:" in said

@@ -11,7 +11,7 @@ from playwright.sync_api import Browser
 from bones import Match
 from tests.server.live import Server
 from tests.web.conftest import DESKTOP, PHONE
-from tests.web.driver import Player, check_against_engine
+from tests.web.driver import Player, check_against_engine, read_record
 
 EASY = ("easy", "easy", "easy")
 MATCHES = [
@@ -40,7 +40,7 @@ def test_a_whole_match_through_the_page(web: Server, browser: Browser, variant: 
     table = player.new_game(variant, players=players,
                             target="null" if target == "single" else target, levels=levels)
     end = player.play_match()
-    record = web.get(f"/api/games/{table}/record")
+    record = read_record(page, table)
     match = Match.from_record(record)
     assert end["status"] == "over" and match.is_over
     seats = web.get(f"/api/tables/{table}")["seats"]
@@ -72,7 +72,7 @@ def test_choosing_between_two_places(web: Server, browser: Browser) -> None:
     page.wait_for_function(
         "m => +document.querySelector('#table').dataset.moves > m", arg=now["moves"])
     player.play_match(drag_once=False)
-    record = web.get(f"/api/games/{table}/record")
+    record = read_record(page, table)
     assert f"{tile} right" in record["moves"]
     context.close()
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser
 from bones import Match
 from tests.server.live import Server
 from tests.web.conftest import DESKTOP
-from tests.web.driver import Held, Player
+from tests.web.driver import Held, Player, read_record
 from tests.web.test_pages import SCREENSHOTS
 
 HANDS = "[...document.querySelectorAll('.replay-hand')].map((h) => h.dataset.hand)"
@@ -46,7 +46,7 @@ def test_replay_and_statistics(web: Server, browser: Browser, tmp_path: Path) ->
     page.click(".replay-link")
     page.wait_for_selector("#replay[data-graded=false]")
     assert "…" in page.locator("#grader").inner_text()
-    match = Match.from_record(web.get(f"/api/games/{table}/record"))
+    match = Match.from_record(read_record(page, table))
     for step in range(6):
         at = page.locator("#replay")
         number, index = int(at.get_attribute("data-round")), int(at.get_attribute("data-index"))
@@ -66,11 +66,11 @@ def test_replay_and_statistics(web: Server, browser: Browser, tmp_path: Path) ->
         assert "costly" in (page.locator("#grade-line").get_attribute("class") or "")
         assert "cost" in page.locator("#grade-line").inner_text()
     else:  # the random player made no costly move: every choice is the best one
-        analysis = web.get(f"/api/games/{table}/analysis")
+        analysis = read_record(page, table, "analysis")
         assert all(g["loss"] < 0.5 for g in analysis["grades"])
     page.screenshot(path=SCREENSHOTS / "desktop-en-replay.png")
     record = tmp_path / "game.json"
-    record.write_text(json.dumps(web.get(f"/api/games/{table}/record")))
+    record.write_text(json.dumps(read_record(page, table)))
     page.click("#my-games")
     page.set_input_files("#record-file", str(record))
     page.wait_for_selector("#replay[data-graded=true]", timeout=60_000)

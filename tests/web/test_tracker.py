@@ -13,7 +13,7 @@ from playwright.sync_api import Browser
 from bones import Match
 from tests.server.live import Server
 from tests.web.conftest import DESKTOP, PHONE
-from tests.web.driver import READY, Player, check_against_engine
+from tests.web.driver import READY, Player, check_against_engine, read_record
 from tests.web.test_phone import OUTSIDE
 
 
@@ -43,7 +43,7 @@ def test_the_tracker_counts_what_the_seat_has_not_seen(
     assert page.locator(".opponent .lacks").count() == 0
     toggle.click()
     player.play_match(drag_once=False)
-    match = Match.from_record(web.get(f"/api/games/{table}/record"))
+    match = Match.from_record(read_record(page, table))
     check_against_engine(player.shown, match)
     tracked = [s for s in player.shown if s["status"] == "playing"]
     assert tracked and all(s["tracker"] is not None for s in tracked)

@@ -25,12 +25,13 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import unicodedata
 from importlib import resources
 
 from confusable_homoglyphs import categories, confusables
 
-__all__ = ["BLANK", "check_display", "guest_like", "name_key", "skeleton"]
+__all__ = ["BLANK", "check_display", "folded", "kept", "letters", "name_key", "skeleton"]
 
 BLANK = frozenset(chr(c) for c in (0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x034F, 0x17B4,
                                    0x17B5, 0x180B, 0x180C, 0x180D, 0x180F,
@@ -81,20 +82,62 @@ def skeleton(name: str) -> str:
     return mapped(mapped(unicodedata.normalize("NFKC", name)).casefold())
 
 
-GUEST = skeleton("guest")
-DELETED = skeleton("deleted")
+LEET = str.maketrans({"0": "o", "1": "i", "!": "i", "|": "i", "3": "e", "4": "a", "@": "a",
+                      "5": "s", "$": "s", "7": "t", "+": "t", "8": "b", "9": "g"})
+"""Digits and signs read as the letters they stand for, once in skeleton form (where
+``l``, ``I`` and ``1`` are one already)."""
 
 
-def guest_like(name: str) -> bool:
-    """Whether a name would pass for one the server gives: a guest's (``Guest`` and
-    digits) or a closed account's (``deleted-`` and digits).
+def folded(text: str) -> str:
+    """``text`` as the word list reads it: each character's skeleton, combining marks
+    dropped, and digits and signs read as letters (leetspeak): ``GN4T``, ``Gnаt`` with a
+    Cyrillic a and ``Gn\u0301at`` all read ``gnat``.
 
-    >>> guest_like("gue\u0455t_1"), guest_like("Guesthouse"), guest_like("Augustine")
-    (True, True, False)
-    >>> guest_like("Deleted-7")
+    >>> folded("GN4T") == folded("Gn\u0430t") == folded("Gn\u0301at") == folded("gnat")
     True
     """
-    return skeleton(name).startswith((GUEST, DELETED))
+    return "".join(c for c in skeleton(text) if not unicodedata.combining(c)).translate(LEET)
+
+
+def letters(text: str) -> str:
+    """Only the letters of ``text`` :func:`folded`: separators of any kind go, so
+    ``G_n_a_t``, ``g-n-a-t`` and ``g n a t`` read as ``gnat``."""
+    return "".join(c for c in folded(text) if c.isalpha())
+
+
+GUEST, DELETED = folded("guest"), folded("deleted")
+SERVERS = frozenset(letters(word) for word in ("operator", "moderator", "admin", "bones",
+                                                "system"))
+"""Names of the site itself, which nobody may take."""
+BOTS = frozenset(letters(f"bot{level}")
+                 for level in ("", "easy", "medium", "hard", "expert", "master"))
+"""How the site names its bots (``bot:hard``), which no person may pass for."""
+RENAMED = re.compile(re.escape(skeleton("Player")) + r"[\W_]*\d[\d\W_]*")
+"""The names a moderator's rename gives (``Player`` and digits), as skeletons."""
+
+
+def kept(name: str) -> str | None:
+    """Why ``name`` is kept for what the server gives, if it is: a guest's (``Guest``
+    and digits), a closed account's (``deleted-`` and digits), a bot's (``bot:hard``),
+    a renamed player's (``Player`` and digits) or the site's own (``operator``).
+
+    >>> kept("gue\u0455t_1"), kept("Guesthouse") is not None, kept("Augustine")
+    ('names starting with "guest" or "deleted" are kept', True, None)
+    >>> kept("Bot:Expert"), kept("Bottle")
+    ("bots' names are kept", None)
+    >>> kept("Player_123456") is not None, kept("Player One"), kept("0perator") is not None
+    (True, None, True)
+    """
+    form = letters(name)
+    if form.startswith((GUEST, DELETED)):
+        return 'names starting with "guest" or "deleted" are kept'
+    if form in BOTS:
+        return "bots' names are kept"
+    if RENAMED.fullmatch(skeleton(name)):
+        return 'names of "Player" and digits are kept for renamed players'
+    if form in SERVERS:
+        return "that name is the site's own"
+    return None
 
 
 def check_display(name: str) -> str:

@@ -6,7 +6,7 @@ import { fill, h } from "./dom.js";
 import { newGame, joinScreen } from "./home.js";
 import { LANGUAGES, lang, refusal, setLang, t } from "./i18n.js";
 import { sounds } from "./feel.js";
-import { api, seats, tableInPath } from "./net.js";
+import { api, readGame, seats, tableInPath } from "./net.js";
 import { RULES } from "./rules.js";
 import { LobbyScreen } from "./lobby.js";
 import { moderationScreen } from "./moderation.js";
@@ -74,7 +74,7 @@ async function route() {
   const stats = location.pathname.match(/^\/stats\/(.+)$/);
   if (stats) return statsScreen(root, decodeURIComponent(stats[1]), go, openUpload);
   const replay = location.pathname.match(/^\/replay\/([\w-]+)$/);
-  if (replay) return openReplay(root, (graded) => api(`/api/games/${replay[1]}/analysis?graded=${graded}`));
+  if (replay) return openReplay(root, (graded) => readGame(replay[1], `analysis?graded=${graded}`));
   const tableId = tableInPath();
   if (!tableId) return newGame(root, variants, go);
   const seat = seats.get(tableId);

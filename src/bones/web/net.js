@@ -1,10 +1,11 @@
 // Talking to the bones server: REST for tables, one WebSocket per seat that comes back
 // by itself after a drop or a reload (the seat token is kept in localStorage).
 
-// GET without a body, POST with one, or the `method` given.
-export async function api(path, body = undefined, method = body === undefined ? "GET" : "POST") {
-  const response = await fetch(path, body === undefined ? { method } : {
-    method, headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+// GET without a body, POST with one, or the `method` given; `headers` besides.
+export async function api(path, body = undefined, method = body === undefined ? "GET" : "POST",
+  headers = {}) {
+  const response = await fetch(path, body === undefined ? { method, headers } : {
+    method, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body),
   });
   const data = response.status === 204 ? null : await response.json().catch(() => ({}));
   if (!response.ok) {  // the English detail is for programs; the page says it by `status`
@@ -30,6 +31,21 @@ export const seats = {
     localStorage.setItem(`bones.seat.${table}`, JSON.stringify({ seat, token, invite }));
   },
 };
+
+// What opens a private table's finished game to this browser, as headers (never in the
+// address): the seat's token kept here, and the invite's secret from the page's fragment
+// or from the invite link kept with the seat.
+export function gameSecrets(table) {
+  const seat = seats.get(table);
+  const fragment = (link) => new URLSearchParams((link || "").split("#")[1] || "").get("invite");
+  const invite = fragment(location.hash) || fragment(seat?.invite);
+  return { ...(seat?.token ? { "bones-seat": seat.token } : {}), ...(invite ? { "bones-invite": invite } : {}) };
+}
+
+// A finished game's `part` (record, analysis...), read with what opens a private one.
+export function readGame(table, part) {
+  return api(`/api/games/${table}/${part}`, undefined, "GET", gameSecrets(table));
+}
 
 export class Connection {
   // `table`: a table's id, "lobby" for the lobby's list (`onLobby`), "seek/{ticket}"

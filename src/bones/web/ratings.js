@@ -72,5 +72,6 @@ export async function leaderboardScreen(root, go, choice = { variant: "draw", pl
           e.preventDefault(); go(`/stats/${encodeURIComponent(r.name)}`);
         } }, r.name), r.bot ? h("small", { class: "badge" }, t("botAccount")) : null),
         h("td", {}, shown(r)), h("td", {}, String(r.games))))))
-      : h("p", {}, t("noRatings"))));
+      : h("p", {}, t("noRatings")),
+    h("p", { class: "aside", id: "leaders-who" }, t("leadersWho"))));
 }

@@ -9,7 +9,7 @@ import { absentBadge, justiceButtons, ratingBadge, ratingChanges, seatClock, sta
 import { slideIn, sounds, tellTurn } from "./feel.js";
 import { expected, moveText, refusal, spoken, t } from "./i18n.js";
 import { rulesLine } from "./lobby.js";
-import { api, Connection, seats } from "./net.js";
+import { api, Connection, readGame, seats } from "./net.js";
 import { fairLine, headline, roundEnd } from "./roundend.js";
 import { tileSVG } from "./tiles.js";
 import { moveList } from "./movelist.js";
@@ -209,7 +209,7 @@ export class TableScreen {
   async checkDeals() {
     this.fair = { pending: true };
     try {
-      const record = await (await fetch(`/api/games/${this.tableId}/record`)).json();
+      const record = await readGame(this.tableId, "record");
       this.fair = await verifyRecord(record, localStorage.getItem(`bones.fair.${this.tableId}`));
     } catch (error) {
       this.fair = { ok: false, problem: String(error) };

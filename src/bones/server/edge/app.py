@@ -82,7 +82,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
     watching = Watching(runner.book, runner.games, hub.chat, hub.blocks, hub.allowance,
                         hub.settings.redis, hub.metrics.page.observe)
     accounts = Accounts(hub.store.engine, words=hub.words)
-    moderation = Moderation(hub.store.engine)
+    moderation = Moderation(hub.store.engine, hub.settings.kept_names_days)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

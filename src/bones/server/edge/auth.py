@@ -33,7 +33,7 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
-from bones.server.names import check_display, guest_like, name_key
+from bones.server.names import check_display, kept, name_key
 from bones.server.people.accounts import (
     NAME,
     SESSION_DAYS,
@@ -45,6 +45,7 @@ from bones.server.people.accounts import (
 )
 from bones.server.people.moderation import Moderation
 from bones.server.people.players import Player
+from bones.server.people.renaming import kept_until
 from bones.server.protocol import BAD_BODY, SanctionInfo
 from bones.server.sites.counting import limit_storage
 from bones.server.tables.hub import Settings
@@ -402,8 +403,12 @@ def player_for(accounts: Accounts, account: Account | None, typed: str | None) -
     if accounts.named(typed) is not None or accounts.like(typed) is not None:
         raise HTTPException(409, f"the name {typed!r} belongs to an account, or looks like "
                             "one: log in to play as it")
-    if guest_like(typed):
-        raise HTTPException(409, 'names starting with "guest" or "deleted" are kept')
+    why = kept(typed)
+    if why is not None:
+        raise HTTPException(409, why)
+    if kept_until(accounts.engine, typed) is not None:
+        raise HTTPException(409, f"the name {typed!r} was given up lately and is kept for "
+                            "a while")
     if accounts.words.in_name(typed):
         raise WordInName("that name holds a word not allowed here")
     try:

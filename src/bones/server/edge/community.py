@@ -43,12 +43,15 @@ __all__ = ["community_router"]
 MODERATOR = "moderator"
 NOT_A_MODERATOR: dict[int | str, dict[str, Any]] = {
     401: {"description": "Not signed in"},
-    403: {"description": "Not a moderator; or a moderator acting on a moderator"}}
+    403: {"description": "Not a moderator, or asked with an API token; or a moderator "
+                         "acting on a moderator or lifting the operator's sanction"}}
 UNKNOWN: dict[int | str, dict[str, Any]] = {404: {"description": "No such player, report "
                                                                  "or chat line"}}
 
 
-async def moderator(account: Needed) -> Account:
+async def moderator(account: InSession) -> Account:
+    """A moderator signed in by a session: an API token never carries a moderator's
+    powers (a token leaked to a program cannot ban anyone)."""
     if MODERATOR not in account.roles:
         raise HTTPException(403, "for moderators only")
     return account
@@ -61,7 +64,8 @@ def community_router(moderation: Moderation, presence: Presence, accounts: Accou
                       blocks: Blocks) -> APIRouter:
     """The routes of blocks and reports (any signed-in player), of moderators, and of
     an account's own data."""
-    own, follows = Own(moderation.engine), Follows(moderation.engine)
+    own = Own(moderation.engine, moderation.kept_days)
+    follows = Follows(moderation.engine)
     router = APIRouter()
 
     @router.post("/api/reports", status_code=201,
@@ -196,7 +200,8 @@ def community_router(moderation: Moderation, presence: Presence, accounts: Accou
     @router.post("/api/mod/players/{name}/lift",
                  responses={**BAD_BODY, **NOT_A_MODERATOR, **UNKNOWN})
     async def lift(name: str, body: Lifting, me: Moderator) -> dict[str, int]:
-        """End a player's mute, suspension or ban now."""
+        """End a player's mute, suspension or ban now (not one the operator gave)."""
+        await not_a_moderator(name)
         return {"lifted": await stored(moderation.lift, me.name, name, body.kind, body.reason)}
 
     @router.post("/api/mod/players/{name}/rename",

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 
 from bones import bots
@@ -20,6 +20,7 @@ from bones.server.edge.auth import (
     client_address,
 )
 from bones.server.edge.profiles import summary
+from bones.server.people.accounts import Account
 from bones.server.people.ratings import shown
 from bones.server.people.stats import stats_from
 from bones.server.protocol import (
@@ -29,6 +30,7 @@ from bones.server.protocol import (
     RatingChange,
     Stats,
 )
+from bones.server.store.schema import GameRow
 from bones.server.tables.hub import Hub
 from bones.server.thinking.jobs import Analyses, Gone
 
@@ -36,6 +38,15 @@ __all__ = ["MOST_MOVES", "games_router"]
 
 MOST_MOVES = 1000
 """The longest record the server grades (a long Kozel match has about 600 moves)."""
+PRIVATE: dict[int | str, dict[str, Any]] = {
+    403: {"description": "A private table's game, asked without its player's account, seat "
+                         "or invite"},
+    404: {"description": "No such game"}}
+Invite = Annotated[str | None, Header(alias="bones-invite", description=(
+    "a private table's invite secret (its link's fragment): reads its game as watching "
+    "it does"))]
+SeatToken = Annotated[str | None, Header(alias="bones-seat", description=(
+    "a seat's token at the game's table: its player reads a private table's game"))]
 
 
 def games_router(hub: Hub, analyses: Analyses) -> APIRouter:
@@ -62,13 +73,23 @@ def games_router(hub: Hub, analyses: Analyses) -> APIRouter:
                                         viewer=account.id if account else None)
         return [summary(g) for g in found]
 
-    @router.get("/api/games/{table_id}/record", responses={404: {"description": "No such game"}})
-    def record(table_id: str) -> dict[str, Any]:
-        """The engine's record of a finished game (``bones replay`` reads it)."""
+    def readable(table_id: str, account: Account | None, invite: str | None,
+                 seat: str | None) -> GameRow:
+        """The finished game, if whoever asks may read it (a private table's: its players
+        and those with its invite's secret, as watching it)."""
         game = hub.store.game(table_id)
         if game is None:
             raise HTTPException(404, f"no finished game {table_id!r}")
-        return game.record
+        if not hub.store.may_read(game, None if account is None else account.id, invite, seat):
+            raise HTTPException(403, "this game was private: its players and those with its "
+                                "invite link read it")
+        return game
+
+    @router.get("/api/games/{table_id}/record", responses=PRIVATE)
+    def record(table_id: str, account: Caller, invite: Invite = None,
+               seat: SeatToken = None) -> dict[str, Any]:
+        """The engine's record of a finished game (``bones replay`` reads it)."""
+        return readable(table_id, account, invite, seat).record
 
     @router.get("/api/games/{table_id}/ratings",
                 responses={404: {"description": "No such game"}})
@@ -91,22 +112,19 @@ def games_router(hub: Hub, analyses: Analyses) -> APIRouter:
                                   provisional=was[1].provisional)
                      for n, name, was in seats if was is not None])
 
-    @router.get("/api/games/{table_id}/analysis",
-             responses={404: {"description": "No such game"}})
-    async def analysis(table_id: str, request: Request,
+    @router.get("/api/games/{table_id}/analysis", responses=PRIVATE)
+    async def analysis(table_id: str, request: Request, account: Caller,
                        graded: bool = Query(default=True, description=(
                            "false: every position at once, without the grades (which "
                            "take a worker seconds); the replay viewer shows those first")),
-                       ) -> dict[str, Any]:
+                       invite: Invite = None, seat: SeatToken = None) -> dict[str, Any]:
         """Every position of a finished game with every hand, and every choice graded
         from the chooser's own view (expected points of the move and of the best)."""
+        game = await run_in_threadpool(readable, table_id, account, invite, seat)
         key = f"game:{table_id}"
         kept = analyses.kept(key, graded)
         if kept is not None:
             return kept
-        game = hub.store.game(table_id)
-        if game is None:
-            raise HTTPException(404, f"no finished game {table_id!r}")
         return await _analyze(analyses, request, key, game.record, game.names, graded)
 
     @router.post("/api/analysis", responses=BAD_BODY)

@@ -35,8 +35,9 @@ from sqlalchemy.engine import Engine, Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from bones.server.names import check_display, guest_like, name_key, skeleton
+from bones.server.names import check_display, kept, name_key, skeleton
 from bones.server.people.hashing import Hasher
+from bones.server.people.renaming import kept_until
 from bones.server.people.words import Words
 from bones.server.store.records import hash_token
 from bones.server.store.schema import (
@@ -142,7 +143,7 @@ class ApiToken:
 def check_name(name: str) -> str:
     """A name an account may claim: 2-24 letters, digits, ``_`` or ``-``, starting with a
     letter or digit, of one script and nothing that renders blank; names that look like
-    those the server gives guests are kept for them.
+    those the server gives (guests, closed accounts, bots, renamed players) are kept.
 
     >>> check_name("Ann_2")
     'Ann_2'
@@ -158,8 +159,9 @@ def check_name(name: str) -> str:
         check_display(name)
     except ValueError as error:
         raise Refused(str(error)) from None
-    if guest_like(name):
-        raise Refused('names starting with "guest" or "deleted" are kept')
+    why = kept(name)
+    if why is not None:
+        raise Refused(why)
     return name
 
 
@@ -240,6 +242,8 @@ class Accounts:
             raise WordInName("that name holds a word not allowed here")
         if self.named(name) is not None or self.like(name) is not None:  # before the hash
             raise Refused(f"the name {name!r} is taken, or looks like one that is")
+        if kept_until(self.engine, name) is not None:
+            raise Refused(f"the name {name!r} was given up lately and is kept for a while")
         hashed = self.hasher.hash(password)
         current = self.by_session(token) if token else None
         try:

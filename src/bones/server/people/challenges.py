@@ -1,7 +1,8 @@
 """Challenges: a player asks another by name (or whoever opens a link) to a table of
 the rules, clock and rating they chose. The challenged accepts or declines; the
 challenger may cancel; a challenge not answered within :data:`MINUTES` minutes is gone.
-Nobody challenges a player they blocked or who blocked them. Accepting is taken by one
+Nobody challenges a player they blocked or who blocked them, nor floods one
+(:mod:`bones.server.people.limits`). Accepting is taken by one
 answer only (the first of two at once wins), and the table is made by the server
 (:meth:`bones.server.tables.hub.Hub.seat_together`) with both in their seats.
 
@@ -23,10 +24,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, aliased
 
+from bones.server.people.limits import CHALLENGES, CHALLENGES_OPEN, CHALLENGES_TO_ONE, TooMany
 from bones.server.people.moderation import Unknown
 from bones.server.people.relations import Blocks
 from bones.server.store.schema import AccountRow, ChallengeRow, now
@@ -71,9 +73,28 @@ class Challenges:
             raise PermissionError(f"{name} cannot be challenged by you")
         made = secrets.token_urlsafe(12)
         with Session(self.engine) as session, session.begin():
+            self._limit(session, by, to)
             session.add(ChallengeRow(id=made, from_id=by, to_id=to, spec=spec, created=now(),
                                      expires=now() + timedelta(minutes=MINUTES), state="open"))
         return made
+
+    @staticmethod
+    def _limit(session: Session, by: int, to: int | None) -> None:
+        """Refuse (:class:`TooMany`) a challenge past what one player may make: one open
+        to the same player, :data:`CHALLENGES_TO_ONE` to them in an hour,
+        :data:`CHALLENGES_OPEN` open at once, :data:`CHALLENGES` in an hour in all."""
+        mine = select(func.count()).select_from(ChallengeRow).where(ChallengeRow.from_id == by)
+        live = (ChallengeRow.state == "open", ChallengeRow.expires > now())
+        if to is not None:
+            if session.scalar(mine.where(ChallengeRow.to_id == to, *live)):
+                raise TooMany("you have challenged this player already; wait for their "
+                              "answer", 60)
+            CHALLENGES_TO_ONE.check(session.scalar(mine.where(
+                ChallengeRow.to_id == to, ChallengeRow.created >= CHALLENGES_TO_ONE.since()))
+                or 0, "challenges to one player")
+        CHALLENGES_OPEN.check(session.scalar(mine.where(*live)) or 0, "open challenges")
+        CHALLENGES.check(session.scalar(mine.where(
+            ChallengeRow.created >= CHALLENGES.since())) or 0, "challenges")
 
     def get(self, challenge: str) -> Challenge:
         found = self._read(ChallengeRow.id == challenge)

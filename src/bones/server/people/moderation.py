@@ -31,12 +31,13 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
-from bones.server.names import name_key, skeleton
+from bones.server.names import name_key
+from bones.server.people.limits import REPORTS as LIMIT_REPORTS
+from bones.server.people.renaming import KEPT_DAYS, show_as
 from bones.server.protocol import ActionInfo, DossierInfo, ReportInfo, SanctionInfo
 from bones.server.store.schema import (
     FOR_GOOD,
@@ -53,7 +54,10 @@ from bones.server.store.schema import (
     now,
 )
 
-__all__ = ["KINDS", "REPORTS", "ROLES", "Moderation", "Unknown", "named_row"]
+__all__ = ["KINDS", "OPERATOR", "REPORTS", "ROLES", "Moderation", "Unknown", "named_row"]
+
+OPERATOR = "operator"
+"""Who acts in the audit log when it is the operator (``bones admin``)."""
 
 ROLES = ("moderator",)
 """The roles the operator may grant."""
@@ -89,12 +93,27 @@ def _sanction(row: SanctionRow) -> SanctionInfo:
                         until=_moment(row.until), lifted=_moment(row.lifted))
 
 
+def _merge(kept: ReportRow, new: ReportRow) -> None:
+    """A second report of one player by one reporter, added to the first: its reason and
+    note after the first's (each within its column), and the chat line it names."""
+    if new.reason not in kept.reason.split("; "):
+        kept.reason = f"{kept.reason}; {new.reason}"[:200]
+    notes = [kept.note, new.note, None if new.message_id in (None, kept.message_id)
+             else f"chat line {new.message_id}"]
+    kept.note = "\n".join(dict.fromkeys(n for n in notes if n))[:500] or None
+    kept.message_id = kept.message_id or new.message_id
+    kept.table_id = kept.table_id or new.table_id
+    kept.at = new.at
+
+
 class Moderation:
     """Roles, reports, sanctions and the audit log in a store; each method is one
     transaction. ``by`` names who acts: a moderator's name, or ``operator``."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, kept_days: float = KEPT_DAYS) -> None:
         self.engine = engine
+        self.kept_days = kept_days
+        """Days a renamed player's old name is kept from others (``--kept-names-days``)."""
 
     # -- roles ---------------------------------------------------------------------------
 
@@ -155,17 +174,21 @@ class Moderation:
 
     def lift(self, by: str, name: str, kind: str, reason: str) -> int:
         """End the account's sanctions of this kind now (``unban``, ``unmute``): how
-        many were in force."""
+        many were in force. What the operator gave only the operator lifts
+        (``PermissionError`` for a moderator): roles nest, the operator's above."""
         if kind not in _UNTIL:
             raise ValueError(f"only {', '.join(_UNTIL)} can be lifted")
         at = now()
         with Session(self.engine) as session, session.begin():
             row = named_row(session, name)
+            in_force = (SanctionRow.account_id == row.id, SanctionRow.kind == kind,
+                        SanctionRow.lifted.is_(None),
+                        or_(SanctionRow.until.is_(None), SanctionRow.until > at))
+            if by != OPERATOR and session.scalar(select(SanctionRow.id).where(
+                    *in_force, SanctionRow.by == OPERATOR).limit(1)) is not None:
+                raise PermissionError(f"the operator's {kind} is lifted by the operator only")
             setattr(row, _UNTIL[kind], None)
-            done = session.execute(update(SanctionRow).where(
-                SanctionRow.account_id == row.id, SanctionRow.kind == kind,
-                SanctionRow.lifted.is_(None),
-                or_(SanctionRow.until.is_(None), SanctionRow.until > at)).values(lifted=at))
+            done = session.execute(update(SanctionRow).where(*in_force).values(lifted=at))
             self._log(session, by, row.id, f"un{kind}", reason)
             return int(done.rowcount)  # type: ignore[attr-defined]
 
@@ -190,7 +213,8 @@ class Moderation:
 
     def rename(self, by: str, name: str, reason: str) -> str:
         """Force a new name on an account whose name offends: it becomes ``Player`` and
-        digits, which the player keeps. Answers the new name."""
+        digits, which the player keeps, shown wherever the old one was; the old name is
+        kept from others for :attr:`kept_days`. Answers the new name."""
         with Session(self.engine) as session, session.begin():
             row = named_row(session, name)
             old = row.name
@@ -199,7 +223,7 @@ class Moderation:
                 if session.scalar(select(AccountRow.id).where(
                         AccountRow.name_key == name_key(new))) is None:
                     break
-            row.name, row.name_key, row.skeleton = new, name_key(new), skeleton(new)
+            show_as(session, row.id, new, old, "renamed", self.kept_days)
             self._log(session, by, row.id, "rename", reason, {"from": old, "to": new})
             return new
 
@@ -225,32 +249,45 @@ class Moderation:
                table: str | None = None) -> int:
         """Keep a player's report: of a chat line (``message``), or of the player called
         ``name`` (``player``, ``name``) or a game of theirs (``game``, with ``table``).
-        Answers its id; a line reported twice by one player keeps the first report."""
+        Answers its id. A reporter has one open report of a player: another joins it,
+        its reason and note added, so no flood of one player's reports fills the queue;
+        and a reporter makes :data:`~bones.server.people.limits.REPORTS` a day at most
+        (``TooMany``)."""
         if kind not in REPORTS:
             raise ValueError(f"no report of {kind!r}: one of {', '.join(REPORTS)}")
-        try:
-            with Session(self.engine) as session, session.begin():
-                row = ReportRow(kind=kind, reporter_id=reporter, reason=reason, note=note,
-                                at=now())
-                if kind == "chat":
-                    line = session.get(ChatRow, message) if message is not None else None
-                    if line is None:
-                        raise Unknown(f"no chat line {message}")
-                    row.message_id, row.account_id = line.id, line.account_id
-                    row.table_id = line.table_id
-                else:
-                    row.account_id = named_row(session, name or "").id
-                    if table is not None:
-                        if session.get(TableRow, table) is None:
-                            raise Unknown(f"no table {table!r}")
-                        row.table_id = table
-                session.add(row)
-                session.flush()
-                return row.id
-        except IntegrityError:
-            with Session(self.engine) as session:
-                return int(session.scalar(select(ReportRow.id).where(
-                    ReportRow.message_id == message, ReportRow.reporter_id == reporter)) or 0)
+        with Session(self.engine) as session, session.begin():
+            row = ReportRow(kind=kind, reporter_id=reporter, reason=reason, note=note,
+                            at=now())
+            if kind == "chat":
+                line = session.get(ChatRow, message) if message is not None else None
+                if line is None:
+                    raise Unknown(f"no chat line {message}")
+                row.message_id, row.account_id = line.id, line.account_id
+                row.table_id = line.table_id
+                again = session.scalar(select(ReportRow.id).where(
+                    ReportRow.message_id == line.id, ReportRow.reporter_id == reporter))
+                if again is not None:  # a line reported twice keeps its first report
+                    return again
+            else:
+                row.account_id = named_row(session, name or "").id
+                if table is not None:
+                    if session.get(TableRow, table) is None:
+                        raise Unknown(f"no table {table!r}")
+                    row.table_id = table
+            open_one = None if row.account_id is None else session.scalar(
+                select(ReportRow).where(ReportRow.reporter_id == reporter,
+                                        ReportRow.resolved.is_(None),
+                                        ReportRow.account_id == row.account_id).limit(1))
+            if open_one is not None:
+                _merge(open_one, row)
+                return open_one.id
+            LIMIT_REPORTS.check(session.scalar(select(func.count()).select_from(ReportRow)
+                                               .where(ReportRow.reporter_id == reporter,
+                                                      ReportRow.at >= LIMIT_REPORTS.since()))
+                                or 0, "reports")
+            session.add(row)
+            session.flush()
+            return row.id
 
     def reports(self, *, open_only: bool = True, reporter: int | None = None,
                 about: int | None = None, limit: int = 100) -> list[ReportInfo]:

@@ -6,7 +6,9 @@ account's number everywhere it was written (the account, its seats, its finished
 the password, sessions, API tokens, ratings, roles, blocks and follows go, and every chat line
 it said is emptied. The others' games stay whole, replayable and verifiable (a record's deals
 never depended on a name); the app shows the name as "deleted player" in the reader's
-language. Reports and sanctions stay, about an account that no longer has a name.
+language. Reports and sanctions stay, about an account that no longer has a name; its
+open challenges are called off; and its old name is kept from others for a while
+(``people.renaming``).
 
 >>> from bones.server.store.records import Store
 >>> from bones.server.people.accounts import Accounts
@@ -27,10 +29,10 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from bones.server.names import name_key
 from bones.server.people.moderation import Moderation
 from bones.server.people.notifications import Notifications
 from bones.server.people.relations import Blocks, Follows
+from bones.server.people.renaming import KEPT_DAYS, show_as
 from bones.server.protocol import AccountExport
 from bones.server.protocol.account import (
     ExportedAccount,
@@ -75,8 +77,10 @@ def _when(moment: datetime | None) -> str | None:
 class Own:
     """Each account's own data in a store."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, kept_days: float = KEPT_DAYS) -> None:
         self.engine = engine
+        self.kept_days = kept_days
+        """Days a closed account's name is kept from others (``--kept-names-days``)."""
 
     def export(self, account: int) -> AccountExport:
         """Everything bones holds about the account."""
@@ -151,7 +155,9 @@ class Own:
                 raise ValueError("finish or leave your games first: you have a seat at "
                                  f"table {seated}")
             row = session.get_one(AccountRow, account)
-            row.name, row.name_key, row.skeleton = new, name_key(new), None
+            old = row.name
+            show_as(session, account, new, old, "closed",
+                    days=self.kept_days if row.password is not None else 0)
             row.password, row.roles, row.bot = None, "", False
             for table in (SessionRow, ResetRow, TokenRow, RatingRow, NotificationRow):
                 session.execute(delete(table).where(table.account_id == account))
@@ -159,19 +165,14 @@ class Own:
                                                        BlockRow.blocked_id == account)))
             session.execute(delete(FollowRow).where(or_(FollowRow.follower_id == account,
                                                         FollowRow.followed_id == account)))
-            session.execute(update(SeatRow).where(SeatRow.account_id == account)
-                            .values(name=new))
             session.execute(update(ChatRow).where(ChatRow.account_id == account)
-                            .values(name=new, text="", removed=now()))
+                            .values(text="", removed=now()))
             session.execute(update(EntryRow).where(  # nobody pairs a closed account
                 EntryRow.account_id == account, EntryRow.withdrawn.is_(None))
                 .values(withdrawn=now()))
-            for game in session.scalars(select(GameRow).join(
-                    PlayRow, PlayRow.table_id == GameRow.table_id)
-                    .where(PlayRow.account_id == account)):
-                game.names = [new if a == account else n
-                              for n, a in zip(game.names, game.accounts or [None] * len(
-                                  game.names), strict=True)]
+            session.execute(update(ChallengeRow).where(  # nobody takes its challenges
+                or_(ChallengeRow.from_id == account, ChallengeRow.to_id == account),
+                ChallengeRow.state == "open").values(state="cancelled"))
             session.add(AuditRow(at=now(), by=new, account_id=account, action="close",
                                  reason="closed by its owner"))
             return new

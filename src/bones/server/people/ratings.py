@@ -5,7 +5,10 @@ A rated game is rated in the transaction that stores its result (``store.results
 and each (game, account) row of the history is written once, so a restart
 never rates a game twice. A player who gave the match up (resigned, lost on time, or
 claimed from after leaving) is ranked last (in Kozel their pair is); a rated game in
-which a player never moved rates nobody (``tables.endings``).
+which a player never moved, or given up before each player made a few moves of their
+own, rates nobody (``tables.endings``). So that no rating is bought with puppet
+accounts: a provisional opponent moves an established rating little
+(``store.results.damped``), and a leaderboard lists established players only.
 
 >>> ranks([104, 60], lower_wins=False, last=set())
 [1, 2]
@@ -27,11 +30,16 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from bones.server.names import name_key
+from bones.server.store.results import PROVISIONAL
 from bones.server.store.schema import AccountRow, RatedRow, RatingRow
 
-__all__ = ["NEW", "PROVISIONAL", "Rating", "Ratings", "rank_game", "ranks", "shown"]
-PROVISIONAL = 5.0
-"""A rating whose uncertainty (sigma) is above this is shown with a "?"."""
+__all__ = ["ESTABLISHED", "NEW", "PROVISIONAL", "Rating", "Ratings", "rank_game", "ranks",
+           "shown"]
+ESTABLISHED = 5
+"""Different opponents an account must have met in rated games of a kind, its rating no
+longer provisional, to be listed on that kind's leaderboard (as lichess lists only
+established players): a rating made against a few accounts of one's own is listed
+nowhere."""
 SCALE = 60
 """Shown rating points per skill point: a new player's 25 shows as 1500."""
 
@@ -82,12 +90,14 @@ class Ratings:
 
     def board(self, variant: str, players: int, limit: int = 50,
               offset: int = 0) -> list[tuple[str, bool, Rating, int]]:
-        """The rated accounts of a variant and player count, best first (by ordinal):
-        name, bot account, rating, games."""
+        """The established accounts of a variant and player count, best first (by
+        ordinal): name, bot account, rating, games. Established: a rating no longer
+        provisional, from games against :data:`ESTABLISHED` different opponents."""
         query = (select(AccountRow.name, AccountRow.bot, RatingRow.mu, RatingRow.sigma,
                         RatingRow.games)
                  .join(AccountRow, AccountRow.id == RatingRow.account_id)
-                 .where(RatingRow.variant == variant, RatingRow.players == players)
+                 .where(RatingRow.variant == variant, RatingRow.players == players,
+                        RatingRow.sigma <= PROVISIONAL, RatingRow.opponents >= ESTABLISHED)
                  .order_by((RatingRow.mu - 3 * RatingRow.sigma).desc(), AccountRow.name)
                  .offset(offset).limit(limit))
         with self.engine.connect() as connection:

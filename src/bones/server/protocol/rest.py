@@ -328,10 +328,11 @@ class RatingChange(BaseModel):
 class GameRatings(BaseModel):
     """What a finished game did to ratings: ``changes`` per seat of a rated game that
     rated; ``unrated`` says why a rated table's game rated nobody: ``aborted`` (a player
-    never moved) or ``met`` (the two had played three rated games that day)."""
+    never moved), ``short`` (given up before each player made three moves of their own)
+    or ``met`` (the two had played three rated games that day)."""
 
     rated: bool
-    unrated: Literal["aborted", "met"] | None = None
+    unrated: Literal["aborted", "short", "met"] | None = None
     changes: list[RatingChange] = []
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -273,24 +274,25 @@ class Store:
         name (in any case) played. ``before``: the games after that one in this order
         (a keyset page: as quick a thousand pages in as on the first). Games of private
         tables are listed only to their own player ``viewer`` (the account asking)."""
-        query = select(GameRow)
-        if name is not None:
+        if name is not None:  # walked by the plays' index, in its order
             account = _account_of(name)
-            query = query.where(GameRow.table_id.in_(
-                select(PlayRow.table_id).where(PlayRow.account_id == account)))
+            order: tuple[Any, Any] = (PlayRow.finished, PlayRow.table_id)
+            query = (select(GameRow).join(PlayRow, PlayRow.table_id == GameRow.table_id)
+                     .where(PlayRow.account_id == account))
             if viewer is None:
                 query = query.where(GameRow.public)
             else:
                 query = query.where(GameRow.public | (account == viewer))
         else:
-            query = query.where(GameRow.public)
+            order = (GameRow.finished, GameRow.table_id)
+            query = select(GameRow).where(GameRow.public)
         if before is not None:
             last = select(GameRow.finished, GameRow.table_id).where(
                 GameRow.table_id == before).subquery()
-            query = query.where(tuple_(GameRow.finished, GameRow.table_id) < tuple_(
+            query = query.where(tuple_(*order) < tuple_(
                 select(last.c.finished).scalar_subquery(),
                 select(last.c.table_id).scalar_subquery()))
-        query = (query.order_by(GameRow.finished.desc(), GameRow.table_id.desc())
+        query = (query.order_by(order[0].desc(), order[1].desc())
                  .offset(offset).limit(limit))
         with Session(self.engine) as session:
             rows = list(session.scalars(query))
@@ -310,6 +312,23 @@ class Store:
         with Session(self.engine) as session:
             rows = session.scalars(select(TotalRow).where(TotalRow.account_id == _account_of(name)))
             return [(r.grouping, r.group, r.games, r.wins, r.losses, r.points) for r in rows]
+
+    def may_read(self, game: GameRow, account: int | None, invite: str | None,
+                 token: str | None) -> bool:
+        """Whether a finished game's record may be read by whoever holds what is given:
+        anyone a public table's, and a private table's only its own players (their
+        account, or a seat's ``token``) and those with its invite's ``invite`` secret, as
+        watching it needs."""
+        if game.public or (account is not None and account in (game.accounts or [])):
+            return True
+        with Session(self.engine) as session:
+            table = session.get(TableRow, game.table_id)
+            secret = None if table is None else table.config.get("invite")
+            if secret and invite and hmac.compare_digest(secret.encode(), invite.encode()):
+                return True
+            return token is not None and session.scalar(select(SeatRow.seat).where(
+                SeatRow.table_id == game.table_id,
+                SeatRow.token_hash == hash_token(token))) is not None
 
     def game(self, table_id: str) -> GameRow | None:
         with Session(self.engine) as session:

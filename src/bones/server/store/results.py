@@ -21,10 +21,14 @@ from sqlalchemy.orm import Session
 
 from bones.server.store.schema import GameRow, RatedRow, RatingRow
 
-__all__ = ["MODEL", "REPEATS", "Line", "Total", "lines", "opponents_level", "rate"]
+__all__ = ["MODEL", "PROVISIONAL", "REPEATS", "Line", "Total", "damped", "lines",
+           "opponents_level", "rate"]
 
 MODEL = PlackettLuce()
 """The rating model: OpenSkill's Plackett-Luce, with its defaults (mu 25, sigma 25/3)."""
+PROVISIONAL = 5.0
+"""A rating whose uncertainty (sigma) is above this is provisional: shown with a "?",
+off the leaderboards, and it moves an established rating little."""
 Line = tuple[int, str, str, bool, bool, int]
 """One player's part of one game: account, grouping, group, won, lost, points."""
 Total = tuple[str, str, int, int, int, int]
@@ -80,15 +84,47 @@ def rate(session: Session, game: GameRow) -> None:
     before = [[MODEL.rating(mu=rows[a].mu, sigma=rows[a].sigma) for a in team]
               for team in teams]
     after = MODEL.rate(before, ranks=rating["ranks"])
-    for team, new_team in zip(teams, after, strict=True):
+    sigmas = {a: rows[a].sigma for a in accounts}  # as they were before this game
+    for side, (team, new_team) in enumerate(zip(teams, after, strict=True)):
+        others = [a for other, t in enumerate(teams) if other != side for a in t]
         for account, new in zip(team, new_team, strict=True):
             row = rows[account]
+            weight = damped(sigmas[account], max(sigmas[a] for a in others))
+            mu = row.mu + weight * (new.mu - row.mu)
+            sigma = row.sigma + weight * (new.sigma - row.sigma)
+            row.opponents += _new_opponents(session, game, account, others)
             session.add(RatedRow(table_id=game.table_id, account_id=account,
                                  variant=game.variant, players=players,
                                  mu_before=row.mu, sigma_before=row.sigma,
-                                 mu=new.mu, sigma=new.sigma, at=game.finished))
-            row.mu, row.sigma, row.games = new.mu, new.sigma, row.games + 1
+                                 mu=mu, sigma=sigma, at=game.finished))
+            row.mu, row.sigma, row.games = mu, sigma, row.games + 1
     session.flush()
+
+
+def damped(mine: float, theirs: float) -> float:
+    """How much of OpenSkill's change an established rating (uncertainty ``mine`` at most
+    :data:`PROVISIONAL`) takes from a game against an opponent as uncertain as
+    ``theirs``: all of it against established players, less the more provisional they
+    are (a new account's result moves it a third as far). A provisional rating takes all
+    of it, so a new player's rating finds its level as quickly as OpenSkill has it.
+
+    >>> damped(4.0, 4.5), round(damped(4.0, 25 / 3), 2), damped(8.0, 25 / 3)
+    (1.0, 0.36, 1.0)
+    """
+    if mine > PROVISIONAL or theirs <= PROVISIONAL:
+        return 1.0
+    return (PROVISIONAL / theirs) ** 2
+
+
+def _new_opponents(session: Session, game: GameRow, account: int, others: list[int]) -> int:
+    """How many of ``others`` ``account`` meets across a rated table of this kind for the
+    first time."""
+    mine = select(RatedRow.table_id).where(RatedRow.account_id == account,
+                                           RatedRow.variant == game.variant,
+                                           RatedRow.players == len(game.sides))
+    met = set(session.scalars(select(RatedRow.account_id).where(
+        RatedRow.account_id.in_(others), RatedRow.table_id.in_(mine))))
+    return len(set(others) - met)
 
 
 def _met_often(session: Session, game: GameRow, teams: list[list[int]]) -> bool:
@@ -113,6 +149,6 @@ def _row(session: Session, account: int, variant: str, players: int) -> RatingRo
     row = session.get(RatingRow, (account, variant, players))
     if row is None:
         row = RatingRow(account_id=account, variant=variant, players=players,
-                        mu=MODEL.mu, sigma=MODEL.sigma, games=0)
+                        mu=MODEL.mu, sigma=MODEL.sigma, games=0, opponents=0)
         session.add(row)
     return row

@@ -31,10 +31,31 @@ from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql import ColumnElement
 
-__all__ = ["FOR_GOOD", "AccountRow", "AuditRow", "Base", "BlockRow", "ChallengeRow", "ChatRow",
-           "EventRow", "FollowRow", "GameRow", "PlayRow", "RatedRow", "RatingRow", "ReportRow",
-           "ResetRow", "SanctionRow", "SeatRow", "SessionRow", "TableRow", "TokenRow",
-           "TotalRow", "now"]
+__all__ = [
+    "FOR_GOOD",
+    "AccountRow",
+    "AuditRow",
+    "Base",
+    "BlockRow",
+    "ChallengeRow",
+    "ChatRow",
+    "EventRow",
+    "FollowRow",
+    "GameRow",
+    "KeptNameRow",
+    "PlayRow",
+    "RatedRow",
+    "RatingRow",
+    "ReportRow",
+    "ResetRow",
+    "SanctionRow",
+    "SeatRow",
+    "SessionRow",
+    "TableRow",
+    "TokenRow",
+    "TotalRow",
+    "now",
+]
 
 
 def now() -> datetime:
@@ -124,11 +145,12 @@ class GameRow(Base):
 
 
 class PlayRow(Base):
-    """Which account played which finished game: an account's games list is an index
-    scan."""
+    """Which account played which finished game: an account's games list, newest first,
+    is a walk of one index in its order (finished, then the table's id), however many
+    games it has."""
 
     __tablename__ = "plays"
-    __table_args__ = (Index("plays_by_account", "account_id", "finished"),)
+    __table_args__ = (Index("plays_by_account_page", "account_id", "finished", "table_id"),)
     table_id: Mapped[str] = mapped_column(ForeignKey("games.table_id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
@@ -158,6 +180,9 @@ class RatingRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
+    opponents: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """The different accounts it met across the table in these rated games: a
+    leaderboard lists only those who met several (``people.ratings.ESTABLISHED``)."""
 
 
 class RatedRow(Base):
@@ -433,6 +458,18 @@ class TournamentGameRow(Base):
     results: Mapped[list[int] | None] = mapped_column(JSON, default=None)
     """Once over, each side's result on the deal: its points less the other's (Kozel's
     penalties the other way round)."""
+
+
+class KeptNameRow(Base):
+    """A name nobody may take until a moment: one a moderator renamed away, or of an
+    account closed or banned, kept so that nobody takes it over at once (by its
+    skeleton: its look-alikes are kept too)."""
+
+    __tablename__ = "kept_names"
+    skeleton: Mapped[str] = mapped_column(String(96), primary_key=True)
+    until: Mapped[datetime] = mapped_column()
+    why: Mapped[str] = mapped_column(String(8))
+    """``renamed``, ``closed`` or ``banned``."""
 
 
 class ResetRow(Base):

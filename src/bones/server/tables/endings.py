@@ -3,8 +3,9 @@ or claimed by the others from a player who left — and what the store keeps of 
 game with its names, sides, scores and record (the fair deck's secret revealed, and the
 seats whose player never moved: ``idle``) and,
 for a rated game, the places it gives each side (none if a player never moved: the
-game is aborted, as lichess aborts one). Written with the last change, in the same
-transaction.
+game is aborted, as lichess aborts one; none either if it was given up before each
+player made :data:`LEAST_MOVES` choices of their own: too short to be a real game).
+Written with the last change, in the same transaction.
 
 >>> from bones.rules import Rules
 >>> from bones.server.tables.seats import Seat
@@ -27,7 +28,12 @@ from bones.server.people.ratings import rank_game
 from bones.server.tables.seats import Entry, TableError
 from bones.server.tables.table import Table
 
-__all__ = ["aborted", "absent_left", "claim", "game", "idle", "resign"]
+__all__ = ["LEAST_MOVES", "aborted", "absent_left", "claim", "game", "idle", "resign",
+           "short"]
+
+LEAST_MOVES = 3
+"""Choices of their own each player must have made for a match given up to be a real
+game (rated, scored in an arena)."""
 
 
 def resign(table: Table, seat: int, how: str = "resigned") -> list[Entry]:
@@ -84,10 +90,22 @@ def game(table: Table) -> dict[str, Any]:
         "accounts": [s.account_id if s.kind == "human" else None for s in seats],
         "scores": list(match.scores), "winner": match.winner, "loser": match.loser,
         "record": {**match.record(), "fair": table.deck.reveal(), "assists": table.assists,
-                   "idle": idle(table)},
+                   "idle": idle(table), "short": short(table)},
         "rating": _rating(table, sides) if table.rated else None,
         "public": table.invite is None,
     }
+
+
+def short(table: Table) -> bool:
+    """A match given up (resigned, lost on time, claimed) before each of its players had
+    made :data:`LEAST_MOVES` choices of their own: not a real game, whichever way it went,
+    so a puppet that makes a move and resigns (or leaves, or lets its clock run out)
+    feeds nobody's rating or arena score. A match played to its end is a real game
+    however short."""
+    match = table.match
+    return (match is not None and match.forfeit is not None
+            and any(s.kind == "human" and s.chose - s.stood_in < LEAST_MOVES
+                    for s in table.seats))
 
 
 def idle(table: Table) -> list[int]:
@@ -98,9 +116,10 @@ def idle(table: Table) -> list[int]:
 
 
 def aborted(table: Table) -> bool:
-    """A rated match that ended before each of its players made a move of their own:
-    it rates nobody, so a player who never came cannot be farmed for points."""
-    return table.rated and bool(idle(table))
+    """A rated match that was no real game: a player never made a move of their own, or
+    it was given up too soon (:func:`short`). It rates nobody, so no rating is farmed
+    from puppets that never play."""
+    return table.rated and (bool(idle(table)) or short(table))
 
 
 def _rating(table: Table, sides: list[int]) -> dict[str, Any]:
@@ -108,8 +127,10 @@ def _rating(table: Table, sides: list[int]) -> dict[str, Any]:
     penalties), the side of a player who gave the match up, or left, last; none for an
     aborted game, which says so."""
     assert table.match is not None
-    if aborted(table):
+    if idle(table):
         return {"ranks": None, "left": [], "unrated": "aborted"}
+    if short(table):
+        return {"ranks": None, "left": [], "unrated": "short"}
     forfeit = table.match.forfeit
     left = set() if forfeit is None else {forfeit.seat}
     return {"ranks": rank_game(list(table.match.scores), sides, left,

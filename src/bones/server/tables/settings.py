@@ -53,6 +53,9 @@ class Settings:
     """Sign-ups, and password changes, one address may make in an hour."""
     guests_per_address: int = 30
     """New guests one address may be given in an hour."""
+    kept_names_days: float = 180.0
+    """Days the name of a renamed or closed account is kept from others (0: freed at
+    once)."""
     metrics_from: tuple[str, ...] = ("127.0.0.1/32", "::1/128")
     """Addresses and networks whose requests ``/metrics`` and ``/api/metrics`` answer (a
     request with the operator's token, ``BONES_METRICS_TOKEN``, from anywhere): the

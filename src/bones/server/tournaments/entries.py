@@ -33,7 +33,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, select, update
+from sqlalchemy import Select, func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -41,6 +41,7 @@ from sqlalchemy.orm import Session
 from bones.fair import FairDeck
 from bones.server.names import name_key
 from bones.server.people.accounts import Account
+from bones.server.people.limits import TOURNAMENTS, TOURNAMENTS_UPCOMING
 from bones.server.people.moderation import Unknown
 from bones.server.people.ratings import Ratings, shown
 from bones.server.protocol import CreateTable, TournamentInfo, Tournamenting
@@ -72,6 +73,17 @@ class Team:
         return " & ".join(self.names)
 
 
+def _limit(session: Session, account: int) -> None:
+    """Refuse (``TooMany``) a tournament past what one account may make: at most
+    :data:`TOURNAMENTS_UPCOMING` of its own not started yet, :data:`TOURNAMENTS` a day."""
+    made = select(func.count()).select_from(TournamentRow).where(
+        TournamentRow.created_by == account)
+    TOURNAMENTS_UPCOMING.check(session.scalar(made.where(
+        TournamentRow.state == "upcoming")) or 0, "upcoming tournaments of your own")
+    TOURNAMENTS.check(session.scalar(made.where(
+        TournamentRow.created >= TOURNAMENTS.since())) or 0, "tournaments made")
+
+
 class Tournaments:
     """The tournaments of a store; each method is one transaction."""
 
@@ -98,6 +110,8 @@ class Tournaments:
     def _make(self, by: Account | None, body: Tournamenting, made: str) -> str:
         deck = FairDeck.new().to_dict() if body.kind == "duplicate" else None
         with Session(self.engine) as session, session.begin():
+            if by is not None:
+                _limit(session, by.id)
             session.add(TournamentRow(
                 id=made, kind=body.kind, name=body.name,
                 spec=body.table.model_dump(mode="json"),

@@ -9,7 +9,10 @@ other's (Kozel's penalties the other way round), a duplicate's score on the boar
 that gave the game up scores :data:`FORFEIT` below nothing, the other as far above.
 
 A player the pairing seated who never made a move of their own missed the game; one who
-misses two in a row is withdrawn (and told, by the runner).
+misses two in a row is withdrawn (and told, by the runner). An arena's game in which a
+player never moved, or that was given up before each made a few moves of their own, was
+not really played: it scores nobody (its places are empty), as such a rated game rates
+nobody (``tables.endings``).
 
 A game is reserved in the store before its table is made, under the table's id, and
 refused if any of its players is at a game of the tournament not yet over (or, in
@@ -63,6 +66,8 @@ class Played:
     table: str
     accounts: list[int]
     places: list[tuple[int, bool]] | None
+    """Each seat's place; none while it is played, empty for an arena's game that was
+    not really played (a player never moved), which scores nobody."""
     ended: datetime | None
     over: bool = False
     """Over, whether or not its result was taken in yet."""
@@ -192,17 +197,21 @@ class TournamentGames:
                 .order_by(GameRow.finished)).all()
             gone: list[int] = []
             for mine, game in found:
+                idle = _idle(game.record)
+                mine.settled = game.finished
+                gone += _missed(session, tournament,
+                                [a for n, a in enumerate(mine.accounts) if n in idle],
+                                [a for n, a in enumerate(mine.accounts) if n not in idle])
+                if (idle or game.record.get("short")) and mine.round is None:
+                    # an arena's game that was not really played
+                    mine.places = []
+                    continue
                 mine.places = [list(p) for p in places(
                     game.names, game.sides, game.scores, game.winner, game.loser, game.variant)]
-                mine.settled = game.finished
                 if len(game.scores) == 2:
                     forfeit = (game.record.get("forfeit") or {}).get("seat")
                     mine.results = results(game.scores, game.variant,
                                            None if forfeit is None else game.sides[forfeit])
-                idle = _idle(game.record)
-                gone += _missed(session, tournament,
-                                [a for n, a in enumerate(mine.accounts) if n in idle],
-                                [a for n, a in enumerate(mine.accounts) if n not in idle])
             return gone
 
     def played(self, tournament: str, *where: Any) -> list[Played]:

@@ -89,8 +89,8 @@ class Board:
             if game.table in self.known:
                 continue
             self.known.add(game.table)
-            if game.ended is None or game.ended > self.until:
-                continue
+            if not game.places or game.ended is None or game.ended > self.until:
+                continue  # not really played (it counts for nobody), or after the end
             for seat, account in enumerate(game.accounts):
                 place, shared = game.places[seat]
                 self.standing.setdefault(account, arena.Standing(account)).record(
