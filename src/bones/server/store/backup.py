@@ -33,7 +33,7 @@ from pathlib import Path
 from sqlalchemy import create_engine, func, select
 from sqlalchemy.engine import make_url
 
-from bones.server.store.records import Store
+from bones.server.store.records import Store, owners_only
 from bones.server.store.schema import GameRow
 
 __all__ = ["BackupError", "backup", "restore"]
@@ -44,21 +44,28 @@ class BackupError(RuntimeError):
 
 
 def backup(url: str, path: Path) -> None:
-    """Write a consistent copy of the store at ``url`` to ``path``, while it is used."""
+    """Write a consistent copy of the store at ``url`` to ``path``, while it is used: a
+    file its owner alone reads (0600: it holds every account's hashes), made under
+    another name and removed if the copy fails."""
     parsed = make_url(url)
-    partial = path.with_name(path.name + ".partial")  # never a half-written copy at ``path``
-    if parsed.get_backend_name() == "sqlite":
-        source = _sqlite_file(url)
-        if not source.exists():
-            raise BackupError(f"no store at {source}")
-        with closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as live, \
-                closing(sqlite3.connect(partial)) as copy:
-            live.backup(copy)
-    elif parsed.get_backend_name() == "postgresql":
-        _pg("pg_dump", url, "--format=custom", "--no-owner", f"--file={partial}")
-    else:
+    if parsed.get_backend_name() not in ("sqlite", "postgresql"):
         raise BackupError(f"bones backs up SQLite and PostgreSQL stores, not {url!r}")
-    partial.replace(path)
+    partial = path.with_name(path.name + ".partial")  # never a half-written copy at ``path``
+    source = _sqlite_file(url) if parsed.get_backend_name() == "sqlite" else None
+    if source is not None and not source.exists():
+        raise BackupError(f"no store at {source}")
+    partial.unlink(missing_ok=True)
+    owners_only(partial)
+    try:
+        if source is not None:
+            with closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as live, \
+                    closing(sqlite3.connect(partial)) as copy:
+                live.backup(copy)
+        else:
+            _pg("pg_dump", url, "--format=custom", "--no-owner", f"--file={partial}")
+        partial.replace(path)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def restore(url: str, path: Path, replace: bool = False) -> None:
@@ -77,6 +84,7 @@ def restore(url: str, path: Path, replace: bool = False) -> None:
         for journal in (target.with_name(target.name + "-wal"),
                         target.with_name(target.name + "-shm")):
             journal.unlink(missing_ok=True)
+        owners_only(target)
         with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as copy, \
                 closing(sqlite3.connect(target)) as store:
             copy.backup(store)

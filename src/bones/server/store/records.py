@@ -17,12 +17,15 @@ call costs the same with ten games stored or ten million.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import hmac
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -36,7 +39,7 @@ from sqlalchemy import (
     tuple_,
     update,
 )
-from sqlalchemy.engine import Connection, Dialect, Engine
+from sqlalchemy.engine import Connection, Dialect, Engine, make_url
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import StaticPool
 
@@ -54,7 +57,7 @@ from bones.server.store.schema import (
     now,
 )
 
-__all__ = ["Append", "Event", "SavedTable", "Store", "hash_token"]
+__all__ = ["Append", "Event", "SavedTable", "Store", "hash_token", "owners_only"]
 
 
 def hash_token(token: str) -> str:
@@ -419,6 +422,14 @@ _IN_MEMORY = ("sqlite://", "sqlite:///:memory:")
 """SQLite URLs of a store in memory: no file, no journal."""
 
 
+def owners_only(path: Path) -> None:
+    """Make the file at ``path``, if it is not there, readable by its owner alone (0600):
+    a store or a copy of one holds every account's hashes. SQLite makes its journal files
+    with the store's own mode."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+
+
 def _engine(url: str) -> Engine:
     if url.startswith("postgresql"):
         timeout = int(WAIT * 1000)
@@ -428,6 +439,9 @@ def _engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True)
     memory = url in _IN_MEMORY
+    database = make_url(url).database
+    if not memory and database and not database.startswith("file:"):
+        owners_only(Path(database))
     engine = create_engine(
         url, connect_args={"check_same_thread": False, "timeout": WAIT},
         **({"poolclass": StaticPool} if memory else {}))
