@@ -65,7 +65,7 @@ def round_trips(url: str, port: int, moves: int) -> list[float]:
     times: list[float] = []
     rng = random.Random(1)
     while len(times) < moves:
-        made = httpx.post(f"{url}/api/tables", json={
+        made = httpx.post(f"{url}/api/tables", timeout=60, json={
             "variant": "draw", "options": {"target": None},
             "seats": [{"kind": "human", "name": f"P{rng.randrange(10**6)}"},
                       {"kind": "bot", "level": "easy"}]}).json()

@@ -1,24 +1,30 @@
-"""What a long list costs the server: one player's games list at 20,000 games, read as the
-app reads it (the first page, the next pages by key, and deep by offset), against a real
-``bones serve`` on SQLite.
+"""What a long list costs the server, against a real ``bones serve`` on SQLite:
+
+1. one player's games list at 20,000 games, read as the app reads it (the first page,
+   the next pages by key, and deep by offset);
+2. an arena's standings at 1,000 entrants and 20,000 games, asked for by 20 readers
+   once a second each, while a player plays an Easy bot beside them: the standings'
+   answer times, and the player's move round trip with and without the readers.
 
 The store is filled by the checkout under test itself (its own schema and migrations),
-straight through its models: 20,000 finished games of one account among 40,000 in all.
-``--src`` runs another checkout (its ``src`` first on the path), so a change is measured
-against the code before it, on the same machine, in one run:
+straight through its models. ``--src`` runs another checkout (its ``src`` first on the
+path), so a change is measured against the code before it, on the same machine, in one
+run:
 
-    python bench/lists.py [--src /tmp/base/src] [--games 20000] [--calls 60]
+    python bench/lists.py [--src /tmp/base/src] [--games 20000] [--calls 60] [--entrants 1000]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import platform
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -26,6 +32,8 @@ import httpx
 from rich.console import Console
 from rich.progress import track
 from rich.table import Table
+
+from abuse import round_trips  # a player's moves against an Easy bot, timed
 
 FILL = """
 import random, sys
@@ -54,6 +62,52 @@ with Session(store.engine) as session, session.begin():
                             accounts=[account, None], public=n % 10 != 0))
         session.flush()
         session.add(PlayRow(table_id=table, seat=0, account_id=account, finished=at))
+        if n % 2000 == 1999:
+            session.flush()
+"""
+
+
+ARENA = """
+import random, sys
+from datetime import UTC, datetime, timedelta
+from sqlalchemy.orm import Session
+from bones.server.store.records import Store
+from bones.server.store.schema import (AccountRow, EntryRow, GameRow, TableRow,
+                                       TournamentGameRow, TournamentRow)
+from bones.server.names import name_key, skeleton
+store = Store(sys.argv[1])
+entrants, games = int(sys.argv[2]), int(sys.argv[3])
+start = datetime.now(UTC) - timedelta(hours=1)
+rng = random.Random(2)
+table = {"variant": "draw", "seats": [{"kind": "human"}, {"kind": "human"}],
+         "options": {"target": None}, "clock": 15, "bank": 120, "public": True}
+with Session(store.engine) as session, session.begin():
+    session.add(TournamentRow(id="bencharena", kind="arena", name="Bench", spec=table,
+                              starts=start, minutes=240, state="running"))
+    for n in range(entrants):
+        name = f"Entrant{n}"
+        session.add(AccountRow(id=n + 1, name=name, name_key=name_key(name),
+                               skeleton=skeleton(name), password="x"))
+    session.flush()
+    for n in range(entrants):
+        session.add(EntryRow(tournament_id="bencharena", account_id=n + 1, joined=start))
+    session.flush()
+    for n in range(games):
+        at = start + timedelta(seconds=n * 3000 / games)
+        first, second = rng.sample(range(1, entrants + 1), 2)
+        won = rng.random() < 0.5
+        tid = f"g{n:07d}"
+        session.add(TableRow(id=tid, created=at, config={}, finished=at))
+        session.flush()
+        session.add(GameRow(table_id=tid, variant="draw", finished=at,
+                            names=[f"Entrant{first - 1}", f"Entrant{second - 1}"],
+                            sides=[0, 1], scores=[60, 0] if won else [0, 60],
+                            winner=0 if won else 1, record={"idle": []},
+                            accounts=[first, second], public=True))
+        session.add(TournamentGameRow(table_id=tid, tournament_id="bencharena",
+                                      accounts=[first, second], tokens=[], created=at,
+                                      places=[[0, False], [1, False]] if won
+                                      else [[1, False], [0, False]], settled=at))
         if n % 2000 == 1999:
             session.flush()
 """
@@ -104,8 +158,7 @@ def measure(src: str | None, games: int, calls: int, port: int) -> dict[str, lis
             f"offset {games // 2:,}": timed(f"{base}&offset={games // 2}", calls, "offset"),
         }
     finally:
-        server.terminate()
-        server.wait(30)
+        stop(server)
 
 
 def cpu() -> str:
@@ -114,6 +167,69 @@ def cpu() -> str:
         if line.startswith("model name"):
             return f"{line.split(':', 1)[1].strip()}, {os.cpu_count()} cores"
     return platform.machine()
+
+
+def readers(url: str, count: int, seconds: float) -> list[float]:
+    """``count`` readers asking for the standings once a second each for ``seconds``:
+    every answer's time."""
+    times: list[float] = []
+    stop = time.monotonic() + seconds
+
+    def one(offset: float) -> None:
+        with httpx.Client(timeout=30) as client:
+            time.sleep(offset)
+            while time.monotonic() < stop:
+                sent = time.perf_counter()
+                with contextlib.suppress(httpx.HTTPError):  # counted as long as waited for
+                    client.get(url).raise_for_status()
+                took = time.perf_counter() - sent
+                times.append(took)
+                time.sleep(max(0.0, 1.0 - took))
+
+    threads = [threading.Thread(target=one, args=(n / count,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return times
+
+
+def standings(src: str | None, entrants: int, games: int, port: int, moves: int
+              ) -> dict[str, list[float]]:
+    """The arena's standings under 20 readers, and a player's moves with and without."""
+    folder = Path(tempfile.mkdtemp(prefix="bones-arena-"))
+    db = f"sqlite:///{folder / 'arena.db'}"
+    env = {**os.environ, **({"PYTHONPATH": src} if src else {})}
+    subprocess.run([sys.executable, "-c", ARENA, db, str(entrants), str(games)], env=env,
+                   check=True)
+    server = serve(port, db, src)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        quiet = round_trips(url, port, moves)
+        first = time.perf_counter()  # the first read makes what the others are served
+        httpx.get(f"{url}/api/tournaments/bencharena/standings?limit=100", timeout=300)
+        made = [time.perf_counter() - first]
+        asked: list[float] = []
+        reading = threading.Thread(target=lambda: asked.extend(readers(
+            f"{url}/api/tournaments/bencharena/standings?limit=100", 20, 30)))
+        reading.start()
+        time.sleep(3)
+        loud = round_trips(url, port, moves)
+        reading.join()
+        return {"the first read": made, "standings": asked, "moves, quiet": quiet,
+                "moves, 20 readers": loud}
+    finally:
+        stop(server)
+
+
+def stop(server: subprocess.Popen[bytes]) -> None:
+    """Stop the server: asked, then made to."""
+    server.terminate()
+    try:
+        server.wait(30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(30)
 
 
 def ms(times: list[float], q: float | None = None) -> str:
@@ -129,13 +245,25 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--calls", type=int, default=60)
     parser.add_argument("--port", type=int, default=8791)
+    parser.add_argument("--entrants", type=int, default=1000)
+    parser.add_argument("--moves", type=int, default=40)
+    parser.add_argument("--only", choices=("games", "standings"), default=None)
     args = parser.parse_args()
-    runs = {}
-    if args.src:
-        runs["before"] = measure(args.src, args.games, args.calls, args.port)
-    runs["now"] = measure(None, args.games, args.calls, args.port)
-    table = Table(title=f"One player's games list at {args.games:,} games "
-                  f"(median / p99 ms, {args.calls} calls) · {cpu()}")
+    checkouts = {**({"before": args.src} if args.src else {}), "now": None}
+    if args.only != "standings":
+        show(f"One player's games list at {args.games:,} games (median / p99 ms, "
+             f"{args.calls} calls) · {cpu()}",
+             {run: measure(src, args.games, args.calls, args.port)
+              for run, src in checkouts.items()})
+    if args.only != "games":
+        show(f"An arena's standings at {args.entrants:,} entrants and {args.games:,} games, "
+             f"20 readers a second each (median / p99 ms) · {cpu()}",
+             {run: standings(src, args.entrants, args.games, args.port, args.moves)
+              for run, src in checkouts.items()})
+
+
+def show(title: str, runs: dict[str, dict[str, list[float]]]) -> None:
+    table = Table(title=title)
     table.add_column("read")
     for run in runs:
         table.add_column(run, justify="right")

@@ -50,6 +50,7 @@ from bones.server.tables.hub import Hub, Limited, Settings, Unavailable
 from bones.server.thinking.jobs import Analyses, Busy
 from bones.server.tournaments.recurring import Recurring
 from bones.server.tournaments.running import Runner
+from bones.server.tournaments.showing import Showing
 from bones.server.tournaments.watching import Watching
 
 __all__ = ["DEFAULT_DB", "create_app"]
@@ -79,8 +80,8 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
     hub.offered = notices.rematch
     runner = Runner(hub, notices, lambda: {someone.name for someone in presence.everyone},
                     recurring)
-    watching = Watching(runner.book, runner.games, hub.chat, hub.blocks, hub.allowance,
-                        hub.settings.redis, hub.metrics.page.observe)
+    showing = Showing(runner.book, runner.games, hub.metrics.page.observe)
+    watching = Watching(showing, hub.chat, hub.blocks, hub.allowance, hub.settings.redis)
     accounts = Accounts(hub.store.engine, words=hub.words)
     moderation = Moderation(hub.store.engine, hub.settings.kept_names_days)
 
@@ -144,7 +145,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
                community_router(moderation, presence, accounts, hub.blocks),
                profiles_router(hub.store, accounts), tables_router(hub, accounts),
                games_router(hub, analyses), operator_router(hub, analyses),
-               seek_router(seeker), tournaments_router(hub.store)]
+               seek_router(seeker), tournaments_router(hub.store, showing)]
     app.state.routers = routers
     for router in routers:
         app.include_router(router)

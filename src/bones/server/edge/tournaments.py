@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Query, Response
 
 from bones.server.edge.auth import Needed
 from bones.server.edge.profiles import summary
 from bones.server.edge.stored import stored
+from bones.server.people.moderation import Unknown
 from bones.server.protocol import (
     BAD_BODY,
     BoardInfo,
@@ -28,9 +29,7 @@ from bones.server.protocol import (
 )
 from bones.server.store.records import Store
 from bones.server.tournaments import rounds
-from bones.server.tournaments.entries import Tournaments
-from bones.server.tournaments.games import TournamentGames
-from bones.server.tournaments.showing import standings_of
+from bones.server.tournaments.showing import Showing
 
 __all__ = ["tournaments_router"]
 
@@ -41,10 +40,10 @@ ANSWERS: dict[int | str, dict[str, Any]] = {
     409: {"description": "The tournament is over (or you are not in it)"}}
 
 
-def tournaments_router(store: Store) -> APIRouter:
-    """The tournaments' routes."""
+def tournaments_router(store: Store, showing: Showing) -> APIRouter:
+    """The tournaments' routes; standings and rounds from the look ``showing`` keeps."""
     router = APIRouter()
-    book, games = Tournaments(store.engine), TournamentGames(store.engine)
+    book, games = showing.book, showing.games
 
     def document(tournament: str) -> dict[str, Any]:
         fair = book.revealed(tournament)
@@ -81,24 +80,28 @@ def tournaments_router(store: Store) -> APIRouter:
         """One tournament and its entrants (a private one by its link's id)."""
         return await stored(book.get, tournament)
 
-    @router.get("/api/tournaments/{tournament}/standings", responses={404: ANSWERS[404]})
+    @router.get("/api/tournaments/{tournament}/standings", responses={404: ANSWERS[404]},
+                response_model=list[StandingInfo])
     async def standing(tournament: str, offset: int = Query(default=0, ge=0),
-                       limit: int = Query(default=1000, ge=1, le=1000)
-                       ) -> list[StandingInfo]:
+                       limit: int = Query(default=1000, ge=1, le=1000)) -> Response:
         """The standings, best first, those who withdrew too, ``limit`` from ``offset``
         on: an arena's from the games that ended in its time, a Swiss's with its
-        tiebreaks, a duplicate's matchpoints."""
-        return (await stored(standings_of, book, games, tournament))[offset:offset + limit]
+        tiebreaks, a duplicate's matchpoints. Read from what this process keeps of the
+        tournament, at most a second or two old."""
+        try:
+            page = await showing.standings_page(tournament, offset, limit)
+        except Unknown as error:
+            raise HTTPException(404, str(error)) from None
+        return Response(page, media_type="application/json")
 
     @router.get("/api/tournaments/{tournament}/rounds", responses={404: ANSWERS[404]})
     async def drawn(tournament: str) -> list[RoundInfo]:
         """A Swiss's or a duplicate's rounds drawn so far: each table with its games and
-        (once over) each side's points, and the bye."""
-        info = await stored(book.get, tournament)
-        return rounds.round_infos(await stored(book.teams, tournament),
-                                  await stored(book.pairings, tournament),
-                                  await stored(games.played, tournament),
-                                  info.boards or 0)
+        (once over) each side's points, and the bye (an arena has none)."""
+        try:
+            return await showing.rounds(tournament)
+        except Unknown as error:
+            raise HTTPException(404, str(error)) from None
 
     @router.get("/api/tournaments/{tournament}/games", responses={404: ANSWERS[404]})
     async def played(tournament: str, offset: int = Query(default=0, ge=0),

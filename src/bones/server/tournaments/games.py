@@ -45,8 +45,8 @@ from sqlalchemy.orm import Session
 from bones.server.people.ratings import ranks
 from bones.server.store.schema import EntryRow, GameRow, TableRow, TournamentGameRow, now
 
-__all__ = ["FORFEIT", "MISSED", "SINCE", "STALE", "Planned", "Played", "TournamentGames", "places",
-           "results"]
+__all__ = ["FORFEIT", "LATE", "MISSED", "SINCE", "STALE", "Planned", "Played", "TournamentGames",
+           "places", "results"]
 
 FORFEIT = 1000
 """A forfeited game's result, each way."""
@@ -56,6 +56,10 @@ STALE = timedelta(seconds=30)
 """How long a reservation waits for its table before it is let go."""
 SINCE = 500
 """The most new games :meth:`TournamentGames.since` names in its query."""
+LATE = timedelta(minutes=5)
+"""How long before the last game known to have ended another may end and be taken in
+(its store write late, at another process): :meth:`TournamentGames.since` looks that far
+back."""
 
 
 @dataclass(frozen=True)
@@ -227,16 +231,20 @@ class TournamentGames:
                             r.round, r.board, r.results) for r, ended in rows]
         return sorted(games, key=lambda g: (g.ended is None, g.ended or now(), g.table))
 
-    def since(self, tournament: str, known: Collection[str]) -> list[Played]:
+    def since(self, tournament: str, known: Collection[str],
+              latest: datetime | None = None) -> list[Played]:
         """The games whose results were taken in, but for those ``known`` (by table), and
         those not taken in yet: what an arena's runner adds to the standings it keeps.
-        One small query reads which are taken in; only the new ones are read whole."""
+        One small query reads which are taken in (those that ended after ``latest``, the
+        last known to have ended, less :data:`LATE`: not the twenty thousand before);
+        only the new ones are read whole."""
         if not known:
             return self.played(tournament)
         with Session(self.engine) as session:
             settled = set(session.scalars(select(TournamentGameRow.table_id).where(
                 TournamentGameRow.tournament_id == tournament,
-                TournamentGameRow.settled.is_not(None))))
+                TournamentGameRow.settled.is_not(None) if latest is None
+                else TournamentGameRow.settled > latest - LATE)))
         new = settled.difference(known)
         if len(new) > SINCE:  # a runner long away: all of them, as a long list would
             return self.played(tournament)

@@ -75,7 +75,9 @@ class Board:
         self.sides, self.until = sides, until
         self.standing: dict[int, arena.Standing] = {}
         self.known: set[str] = set()
-        """The tables of the games taken in, counted or not."""
+        """The tables of the games taken in, counted or not ..."""
+        self.latest: datetime | None = None
+        """... and when the last of them ended."""
 
     def add(self, played: Sequence[Played]) -> set[int]:
         """Add the games taken in that are new (in the order they ended, as given by
@@ -89,6 +91,8 @@ class Board:
             if game.table in self.known:
                 continue
             self.known.add(game.table)
+            if game.ended is not None and (self.latest is None or game.ended > self.latest):
+                self.latest = game.ended
             if not game.places or game.ended is None or game.ended > self.until:
                 continue  # not really played (it counts for nobody), or after the end
             for seat, account in enumerate(game.accounts):
@@ -197,7 +201,9 @@ class Runner:
                     not t.withdrawn for t in teams) < 2:
                 await self.hub.write(self.book.end, info.id)
                 return
-            going = rounds.swiss_round(teams, games, len(drawn) + 1)
+            apart = await self.hub.read(self.hub.blocks.among,
+                                        [a for t in teams for a in t.accounts])
+            going = rounds.swiss_round(teams, games, len(drawn) + 1, apart)
             drawn = await self.hub.write(self.book.draw, info.id, [going])
             going = drawn[-1]
         if going.get("bye") is not None:  # (again each look: kept once, however often)
@@ -263,7 +269,8 @@ class Runner:
         began = time.perf_counter()
         entrants = await self.hub.read(self.book.entered, info.id)
         kept = self._boards.setdefault(info.id, Board(sides(info), until))
-        playing = kept.add(await self.hub.read(self.games.since, info.id, kept.known))
+        playing = kept.add(await self.hub.read(self.games.since, info.id, kept.known,
+                                               kept.latest))
         board = await asyncio.to_thread(kept.ranked, entrants, playing)
         here = self.here()
         guests = {account: guest for account, _, guest in entrants}

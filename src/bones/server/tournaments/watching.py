@@ -3,12 +3,10 @@ its standings, its rounds) at once and again whenever it changes, and carries th
 tournament's chat (the lobby's rules: signed in to speak, not too fast, not muted, a
 blocked speaker unheard; a newcomer hears the last lines).
 
-Each process looks at the tournaments its sockets watch every :data:`PAUSE` seconds:
-a small read of what the page depends on (its stamp), the page made again only when
-that changed, however many watch it, and pushed only when what it shows changed. A page
-that takes long to make (a thousand entrants: half a second) is looked at again only
-after :data:`SHARE` times as long, so making it never takes more than a fifth of the
-process. Every process reads the same store, so no word passes between them for
+Each process looks at the tournaments its sockets watch every :data:`PAUSE` seconds,
+through the look its REST readers share (``showing.Showing``: a small read of what the
+page depends on, the page made again only when that changed), and pushes a page only
+when what it shows changed. Every process reads the same store, so no word passes between them for
 the standings; a chat line said at one process reaches the others over Redis (the
 channel ``bones:tournament:chat``).
 """
@@ -18,10 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from collections import defaultdict
-from collections.abc import Callable
-from typing import Any
 
 from bones.server.meeting.rooms import Room, speak, to_all
 from bones.server.people.chat import Chat
@@ -31,17 +26,13 @@ from bones.server.protocol import ChatMessage, ErrorMessage, Pong
 from bones.server.sites.cluster import heard
 from bones.server.sockets.allowance import Allowance, messages
 from bones.server.sockets.sending import Socket, deliver
-from bones.server.tournaments.entries import Tournaments
-from bones.server.tournaments.games import TournamentGames
-from bones.server.tournaments.showing import page, stamp
+from bones.server.tournaments.showing import Showing
 
 __all__ = ["PAUSE", "Watching"]
 
 log = logging.getLogger("bones.server")
 PAUSE = 1.0
-"""Seconds between two looks at a watched tournament, at least ..."""
-SHARE = 5
-"""... and as many times as long as its page took to make."""
+"""Seconds between two looks at a watched tournament."""
 SAID = "bones:tournament:chat"
 
 
@@ -50,22 +41,15 @@ class Watching(Room):
 
     channels = (SAID,)
 
-    def __init__(self, book: Tournaments, games: TournamentGames, chat: Chat, blocks: Blocks,
-                 allowance: Allowance, redis_url: str | None = None,
-                 timed: Callable[[float], None] = lambda _: None) -> None:
-        """``timed``: told the seconds each page took to make."""
-        self.book, self.games, self.chat, self.blocks = book, games, chat, blocks
-        self.timed = timed
+    def __init__(self, showing: Showing, chat: Chat, blocks: Blocks, allowance: Allowance,
+                 redis_url: str | None = None) -> None:
+        self.showing, self.chat, self.blocks = showing, chat, blocks
         self.allowance = allowance
         super().__init__(redis_url)
         self.sockets: dict[str, dict[Socket, int | None]] = defaultdict(dict)
         """Each watched tournament's sockets here, and the account signed in on each."""
         self.shown: dict[str, str] = {}
-        """The page last sent for each watched tournament ..."""
-        self.stamps: dict[str, tuple[Any, ...]] = {}
-        """... and what it depended on (:func:`showing.stamp`) ..."""
-        self.due: dict[str, float] = {}
-        """... and when to look at it again."""
+        """The page last sent for each watched tournament."""
 
     async def serve(self, ws: Socket, tournament: str, address: str,
                     viewer: Player | None = None) -> None:
@@ -79,8 +63,7 @@ class Watching(Room):
                      viewer: Player | None) -> None:
         await ws.accept()
         try:
-            shown = (await asyncio.to_thread(page, self.book, self.games, tournament)
-                     ).model_dump_json()
+            shown = await self.showing.page(tournament)
         except LookupError:  # Unknown: no such tournament
             await ws.close(4404, "no such tournament")
             return
@@ -139,33 +122,21 @@ class Watching(Room):
         if not watchers:
             del self.sockets[tournament]
             self.shown.pop(tournament, None)
-            self.stamps.pop(tournament, None)
-            self.due.pop(tournament, None)
 
     async def pushing(self) -> None:
         while True:
             await asyncio.sleep(PAUSE)
+            self.showing.sweep(keep=set(self.sockets))
             for tournament in list(self.sockets):
-                if time.monotonic() < self.due.get(tournament, 0.0):
-                    continue
                 try:
                     await self.look(tournament)
                 except Exception:
                     log.exception("a tournament's page could not be made")
 
     async def look(self, tournament: str) -> None:
-        """Read a watched tournament's page again (if what it depends on changed); push
-        it to its sockets if it changed."""
-        now = await asyncio.to_thread(stamp, self.book, tournament)
-        if now == self.stamps.get(tournament):
-            return
-        began = time.perf_counter()
-        shown = (await asyncio.to_thread(page, self.book, self.games, tournament)
-                 ).model_dump_json()
-        took = time.perf_counter() - began
-        self.timed(took)
-        self.stamps[tournament] = now
-        self.due[tournament] = time.monotonic() + SHARE * took - PAUSE
+        """Push a watched tournament's page to its sockets if it changed (the showing
+        makes it again only when what it depends on changed)."""
+        shown = await self.showing.page(tournament)
         if tournament in self.sockets and shown != self.shown.get(tournament):
             self.shown[tournament] = shown
             await self._to_all(tournament, shown)
