@@ -13,7 +13,7 @@ import time
 import httpx
 from websockets.exceptions import ConnectionClosed
 
-from tests.server.live import Client, Message, Server
+from tests.server.live import Client, Message, Server, play_all
 
 
 def _name(prefix: str) -> str:
@@ -123,3 +123,32 @@ def test_a_follower_sees_who_is_online_and_what_they_play(site: list[Server]) ->
     assert ann.post("/api/follows", json={"name": cy_name}).status_code == 403
     assert [f["name"] for f in ann.get("/api/follows").json()] == [bob_name]
     seat.close()
+
+
+def test_a_block_holds_at_public_tables_and_rematches(server: Server) -> None:
+    """The block the attack got round: the blocked player took the free seat of the
+    blocker's public table (either way round), and his rematch offer reached her."""
+    ann_name, bob_name = _name("Bpa"), _name("Bpb")
+    ann, bob = server.account(ann_name), server.account(bob_name)
+    made = server.create("draw", [{"kind": "human", "me": True}, {"kind": "human"}],
+                         client=ann, options={"target": None}, public=True)
+    table = made["table"]["id"]
+    assert ann.post("/api/blocks", json={"name": bob_name}).status_code == 204
+    refused = bob.post(f"/api/tables/{table}/join", json={})
+    assert refused.status_code == 403 and "blocked" in refused.text
+    other = server.create("draw", [{"kind": "human", "me": True}, {"kind": "human"}],
+                          client=bob, options={"target": None}, public=True)
+    assert ann.post(f"/api/tables/{other['table']['id']}/join", json={}).status_code == 403
+
+    ann.delete(f"/api/blocks/{bob_name}")  # they play; then she blocks him
+    joined = server.join(table, None, client=bob)
+    seats = [server.socket(table, made["token"]), server.socket(table, joined["token"])]
+    play_all(seats, seed=4)
+    assert ann.post("/api/blocks", json={"name": bob_name}).status_code == 204
+    notices = Client(f"ws://127.0.0.1:{server.port}/ws/me", ann)
+    seats[1].send({"v": 1, "type": "rematch"})
+    error = seats[1].until(lambda m: m["type"] == "error")
+    assert error["code"] == "blocked"
+    assert seats[1].last_state()["table"]["rematch"] == []
+    notices.drain(1.0)
+    assert not [m for m in notices.received if m["type"] == "notice"]

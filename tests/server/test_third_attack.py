@@ -27,6 +27,7 @@ from bones.server.people.moderation import Moderation
 from bones.server.people.own import Own
 from bones.server.people.ratings import ESTABLISHED, Ratings
 from bones.server.protocol import Tournamenting
+from bones.server.store.backup import BackupError, backup
 from bones.server.store.records import Store
 from bones.server.store.results import PROVISIONAL, damped
 from bones.server.store.schema import RatingRow, now
@@ -346,3 +347,18 @@ def test_a_private_games_record_needs_what_watching_it_needs(server: Server) -> 
             assert httpx.get(server.url + path, headers=secret).status_code == 200
         assert httpx.get(server.url + path, headers={
             "bones-invite": "guessed"}).status_code == 403
+
+
+def test_stores_and_backups_are_their_owners_alone(tmp_path: Path) -> None:
+    """`bones backup` by hand and a new SQLite store were made 0644, world-readable with
+    every account's hashes: now 0600; a failed backup leaves no partial file behind."""
+    url = sqlite_url(tmp_path / "own.db")
+    Store(url).engine.dispose()
+    copy = tmp_path / "own.backup"
+    backup(url, copy)
+    for made in (tmp_path / "own.db", copy):
+        assert made.stat().st_mode & 0o777 == 0o600, made
+    with pytest.raises(BackupError):
+        backup("postgresql+psycopg://nobody@127.0.0.1:1/none", tmp_path / "pg.backup")
+    assert sorted(p.name for p in tmp_path.iterdir()
+                  if p.name.startswith("pg")) == []

@@ -750,3 +750,14 @@ def test_a_reserved_table_keeps_its_seats_should_its_process_stop(tmp_path: Path
     store.create("t1", {"rules": {"variant": "draw"}}, [{"kind": "human"}, {"kind": "human"}])
     assert games.mine(made, ann.id) == ("t1", 0, tokens[0])
     assert games.mine(made, bob.id) == ("t1", 1, tokens[1])
+
+
+def test_a_swiss_keeps_blocked_players_apart_where_it_can() -> None:
+    """Four players level on points: 1 and 2 would meet (placed next to each other),
+    but 1 blocked 2, so each meets another; a block is kept as a rematch is, only where
+    no pairing avoids it."""
+    players = swiss.entrants([1, 2, 3, 4], [])
+    assert swiss.pair(players)[0] == [(1, 2), (3, 4)]
+    tables, _ = swiss.pair(players, {1: {2}, 2: {1}})
+    assert {frozenset(t) for t in tables} & {frozenset((1, 2))} == set()
+    assert swiss.pair(swiss.entrants([1, 2], []), {1: {2}})[0] == [(1, 2)]

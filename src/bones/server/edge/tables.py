@@ -80,8 +80,9 @@ def tables_router(hub: Hub, accounts: Accounts) -> APIRouter:
 
     @router.post("/api/tables/{table_id}/join",
               responses={**BAD_BODY, 403: {"description": "A private table: the invite's "
-                                                  "secret is missing or wrong; or a rated one "
-                                                  "and you have not signed up"},
+                                                  "secret is missing or wrong; a rated one "
+                                                  "and you have not signed up; or a player "
+                                                  "there blocked you, or you them"},
                          404: {"description": "No such table"},
                          409: {"description": "No free seat, or the name is taken"},
                          **SEATING})
@@ -96,7 +97,7 @@ def tables_router(hub: Hub, accounts: Accounts) -> APIRouter:
         except KeyError:
             raise HTTPException(404, f"no table {table_id!r}") from None
         except TableError as error:
-            raise HTTPException(403 if error.code in ("private", "rated") else 409,
+            raise HTTPException(403 if error.code in ("private", "rated", "blocked") else 409,
                                 str(error)) from None
         except ValueError as error:
             raise HTTPException(409, str(error)) from None

@@ -128,7 +128,8 @@ class ErrorMessage(Message):
 
     type: Literal["error"] = "error"
     code: Literal["bad_message", "illegal_move", "not_your_turn", "not_now", "too_big",
-                  "flood", "spectator", "unavailable", "not_signed_in", "muted", "not_allowed"]
+                  "flood", "spectator", "unavailable", "not_signed_in", "muted", "not_allowed",
+                  "blocked"]
     message: str
 
 

@@ -40,7 +40,15 @@ class Changes(Part):
 
     async def rematch(self, live: Live, conn: Conn, seat: int) -> None:
         """``seat`` offers or accepts a rematch; once every human has, the new table is
-        made and each human's sockets are sent their seat there."""
+        made and each human's sockets are sent their seat there. Between players one of
+        whom blocked the other there is none (``blocked``), and no offer is told."""
+        seats = live.table.seats
+        try:
+            await self.hub.kept_apart(seats[seat].account_id,
+                                      [s for n, s in enumerate(seats) if n != seat])
+        except TableError as error:
+            await self.hub.doors.error(conn, error.code, str(error))
+            return
         async with live.lock:
             table = live.table
             again = seat in table.rematch

@@ -349,6 +349,7 @@ class Hub:
                 guest=player.guest, seat=seat, invite=invite))
         if live is None:
             raise KeyError(f"no open table {table_id!r}")
+        await self.kept_apart(player.account, live.table.seats)
         token = secrets.token_urlsafe(24)
         hashed = hash_token(token)
         async with live.lock:
@@ -371,6 +372,16 @@ class Hub:
             self.turns.schedule(live)
         return Joined(table=showing.info(table), seat=number, token=token,
                       invite=showing.invite_link(table))
+
+    async def kept_apart(self, account: int | None, seats: list[Seat]) -> None:
+        """Refuse (``TableError`` ``blocked``) ``account`` a table where a player it
+        blocked, or who blocked it, is seated: a block holds at every table, public ones
+        and rematches too."""
+        seated = {s.account_id for s in seats if s.account_id not in (None, account)}
+        if account is not None and seated and seated & await self.read(self.blocks.apart,
+                                                                       account):
+            raise TableError("blocked", "not at this table: one of its players blocked you, "
+                             "or you blocked them")
 
     async def leave(self, table_id: str, token: str) -> None:
         """The player of a seat (its token) leaves a table whose game has not begun, at

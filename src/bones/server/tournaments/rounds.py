@@ -19,7 +19,7 @@ A game belongs to the table of its round whose two entrants hold its first two s
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from bones.server.protocol import BoardInfo, BoardResult, Pairing, RoundInfo, StandingInfo
@@ -102,12 +102,17 @@ def swiss_standings(teams: Sequence[Team], games: Sequence[Played]) -> list[Stan
             for e in swiss.ranked(entrants)]
 
 
-def swiss_round(teams: Sequence[Team], games: Sequence[Played], number: int) -> dict[str, Any]:
+def swiss_round(teams: Sequence[Team], games: Sequence[Played], number: int,
+                apart: Mapping[int, Collection[int]] | None = None) -> dict[str, Any]:
     """Round ``number`` of a Swiss drawn from the results so far, among the entrants
-    still in it."""
+    still in it; two entrants a player of one blocked in the other (``apart``, by
+    account) are kept apart where the pairing can."""
     entrants, _ = _swiss(teams, games)
     staying = {t.key for t in teams if not t.withdrawn}
-    tables, bye = swiss.pair([e for e in entrants if e.player in staying])
+    of = _entrant_of(teams)
+    kept = {of[a]: {of[b] for b in others if b in of} for a, others in (apart or {}).items()
+            if a in of}
+    tables, bye = swiss.pair([e for e in entrants if e.player in staying], kept)
     return {"round": number, "tables": [[a, b] for a, b in tables if b is not None],
             "bye": bye}
 

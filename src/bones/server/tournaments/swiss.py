@@ -8,8 +8,8 @@ Buchholz (the sum of the opponents' scores) and then by Sonneborn-Berger (the sc
 the opponents beaten, and half those of the opponents tied with); a bye adds to neither.
 
 The pairing is a maximum-weight matching (networkx) over every two players: the nearer
-their scores the better, and a pair who met before only when no pairing of everyone
-avoids it.
+their scores the better, and a pair who met before, or kept apart by a block, only when
+no pairing of everyone avoids it.
 
 >>> games = [(1, 2, 1.0), (3, 4, 0.5)]          # round 1: 1 beat 2, 3 and 4 tied
 >>> players = entrants([1, 2, 3, 4, 5], games, byes=[5])
@@ -21,7 +21,7 @@ avoids it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -69,10 +69,13 @@ def ranked(players: Sequence[Entrant]) -> list[Entrant]:
     return sorted(players, key=lambda e: (-e.score, -e.buchholz, -e.sonneborn_berger, e.player))
 
 
-def pair(players: Sequence[Entrant]) -> tuple[list[tuple[int, int | None]], int | None]:
+def pair(players: Sequence[Entrant], apart: Mapping[int, Collection[int]] | None = None
+         ) -> tuple[list[tuple[int, int | None]], int | None]:
     """The next round's tables, best placed first, and the player given the bye (none
-    with an even number). A table ``(p, None)`` would be a player nobody could be paired
-    with; it does not happen while there are two players or more."""
+    with an even number). ``apart``: whom each player is kept from (a block, either
+    way), avoided as a rematch is. A table ``(p, None)`` would be a player nobody could
+    be paired with; it does not happen while there are two players or more."""
+    apart = apart or {}
     order = ranked(players)
     bye = None
     if len(order) % 2:
@@ -87,13 +90,14 @@ def pair(players: Sequence[Entrant]) -> tuple[list[tuple[int, int | None]], int 
     graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(place)
     for a in order:
-        before = {o for o, _ in a.met}
+        before = {o for o, _ in a.met} | set(apart.get(a.player, ()))
         for b in order:
             if place[a.player] < place[b.player]:
                 gap = round(2 * abs(a.score - b.score))
                 cost = gap * gap * size + place[b.player] - place[a.player]
+                kept = b.player in before or a.player in apart.get(b.player, ())
                 graph.add_edge(a.player, b.player, weight=2 * again_cost - cost - (
-                    again_cost if b.player in before else 0))
+                    again_cost if kept else 0))
     matched = nx.max_weight_matching(graph, maxcardinality=True)
     tables: list[tuple[int, int | None]] = [
         (a, b) if place[a] < place[b] else (b, a) for a, b in matched]
