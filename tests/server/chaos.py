@@ -84,8 +84,6 @@ class Site:
         self.redis_url = redis_url
         flags = {"redis": redis_url, "bot-workers": 0}
         self.servers = [Server(db, leave_after=leave_after, limits=flags) for _ in range(3)]
-        for server in self.servers[1:]:  # one site: a private table's secret is known at each
-            server.invites = self.servers[0].invites
         self.workers: list[Worker] = []
 
     def start(self) -> Site:

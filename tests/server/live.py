@@ -33,6 +33,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+INVITES: dict[str, dict[str, str]] = {}
+"""Each store's private tables' invite secrets, by table."""
+
+
 class Server:
     """``bones serve`` on a free port over the store at ``db``."""
 
@@ -54,7 +58,9 @@ class Server:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
-        self.invites: dict[str, str] = {}
+        self.invites = INVITES.setdefault(db, {})
+        """The invite secrets of the private tables made here: every process of the same
+        store (a restart, another of a site) knows them, as whoever was given the link."""
 
     def start(self) -> Server:
         self.process = subprocess.Popen(

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bones import Match
-from tests.server.live import Client, Message, Server, both_move, sqlite_url, step
+from tests.server.live import Client, Message, Server, both_move, play_out, sqlite_url, step
 from tests.server.skill import openskill_after
 
 TOKENS: dict[tuple[str, int], str] = {}
@@ -135,26 +135,18 @@ def test_a_rated_resignation_rates_once_the_resigner_last(tmp_path: Path) -> Non
 
 
 def test_a_rated_game_is_lost_on_time(tmp_path: Path) -> None:
-    """Both have moved; then Ben, still connected, stops moving. With the least clock a
-    rated table may have (5 s a move, a 30 s bank) he loses on time, as by resignation:
-    no bot plays on for him, both are told, and he is rated last."""
+    """Both have played (the moves of their own a real game needs); then Ben, still
+    connected, stops moving. With the least clock a rated table may have (5 s a move, a
+    30 s bank) he loses on time, as by resignation: no bot plays on for him, both are
+    told, and he is rated last."""
     server = Server(sqlite_url(tmp_path / "time.db")).start()
     try:
         table, (ann, ben) = _table(server, "draw", ["Tia", "Tib"], rated=True, clock=5.0,
                                    bank=30.0, options={"target": 150})
-        answered: dict[int, int] = {}
-        rng = random.Random(2)
-        while 1 not in step([ann, ben], answered, rng):
-            pass
-
-        def bens_turn_again(m: Message) -> bool:
-            return (m["type"] == "state" and m["table"]["seq"] > answered[1]
-                    and m["table"]["status"] == "playing" and m["view"]["turn"] == 1)
-
-        while not any(bens_turn_again(m) for m in ann.received):  # Ann plays on
-            step([ann], answered, rng)
-        for client in (ann, ben):
-            end = client.until(_over, timeout=90)["table"]
+        both_move(ann, ben, seed=2)
+        ends = [play_out(ann, random.Random(2), timeout=180),  # Ann plays on, Ben does not
+                ben.until(_over, timeout=90)]
+        for end in (e["table"] for e in ends):
             assert end["forfeit"] == {"seat": 1, "how": "time"} and not end["aborted"]
         expected = openskill_after([["Tia"], ["Tib"]], [1, 2])
         [rating] = server.get("/api/profile/Tib")["ratings"]

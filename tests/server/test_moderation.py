@@ -107,31 +107,38 @@ def test_only_moderators_read_and_act(server: Server) -> None:
 
 
 def test_a_report_is_read_resolved_and_its_reporter_told(server: Server) -> None:
+    """A reporter's reports of one player (a line, their conduct, their name, a game)
+    are one open report, each reason added to it; resolved, the reporter is told, and a
+    later report is a new one."""
     offender, reporter = _name("Off"), _name("Rep")
     rude, by = server.account(offender), server.account(reporter)
     table, mine, _ = _seated(server, rude, by)
     line = _said(mine, "you are hopeless")
     assert by.post(f"/api/chat/{line['id']}/report", json={"reason": "rude"}).status_code == 204
+    ids = set()
     for kind, extra in (("player", {}), ("name", {}), ("game", {"table": table})):
         made = by.post("/api/reports", json={"kind": kind, "name": offender,
                                              "reason": f"{kind}!", "note": "see", **extra})
         assert made.status_code == 201, made.text
+        ids.add(made.json()["id"])
     assert by.post("/api/reports", json={"kind": "game", "name": offender, "reason": "x",
                                          "table": "no-such-table"}).status_code == 404
     assert by.post("/api/reports", json={"kind": "chat", "reason": "x"}).status_code == 422
     moderator = _moderator(server)
-    open_now = [r for r in moderator.get("/api/mod/reports").json() if r["player"] == offender]
-    assert sorted(r["kind"] for r in open_now) == ["chat", "game", "name", "player"]
-    assert next(r for r in open_now if r["kind"] == "chat")["text"] == "you are hopeless"
+    [report] = [r for r in moderator.get("/api/mod/reports").json() if r["player"] == offender]
+    assert ids == {report["id"]} and report["kind"] == "chat"
+    assert report["text"] == "you are hopeless" and report["table"] == table
+    assert report["reason"] == "rude; player!; name!; game!" and report["note"] == "see"
     dossier = moderator.get(f"/api/mod/players/{offender}").json()
     assert [c["text"] for c in dossier["chat"]] == ["you are hopeless"]
-    assert len(dossier["reports"]) == 4
-    for report in open_now:
-        assert moderator.post(f"/api/mod/reports/{report['id']}/resolve",
-                              json={"reason": "warned"}).status_code == 204
+    assert len(dossier["reports"]) == 1
+    assert moderator.post(f"/api/mod/reports/{report['id']}/resolve",
+                          json={"reason": "warned"}).status_code == 204
     assert not [r for r in moderator.get("/api/mod/reports").json() if r["player"] == offender]
-    mine_now = by.get("/api/reports").json()
-    assert {r["resolution"] for r in mine_now} == {"warned"} and len(mine_now) == 4
+    [told] = by.get("/api/reports").json()
+    assert told["resolution"] == "warned"
+    again = by.post("/api/reports", json={"kind": "player", "name": offender, "reason": "more"})
+    assert again.json()["id"] != report["id"] and len(by.get("/api/reports").json()) == 2
 
 
 def test_a_muted_player_cannot_chat_anywhere_until_it_is_lifted(server: Server) -> None:
@@ -280,5 +287,45 @@ def test_the_operators_words_are_refused_in_names_and_chat_and_read_again(
         assert _said(mine, "eine Mücke!")["type"] == "chat"  # taken off the list
         theirs.drain()
         assert not [m for m in theirs.received if m.get("text") in ("you gnat", "a wasp")]
+    finally:
+        server.stop()
+
+
+def test_one_text_policy_for_every_text_shown_to_others(tmp_path: Path) -> None:
+    """What the third attack got past the word list and the blank check: chat spelled out
+    (``g-n-a-t``, ``g n  a t``), with a look-alike letter, with combining marks or digits
+    for letters; names with separators or digits (``G_n_a_t``, ``GN4T``, ``Gna-t``);
+    tournament names and token labels, never checked; a tournament named only a Hangul
+    filler, kept as ``''``; markup in a tournament's name."""
+    words = tmp_path / "words.toml"
+    words.write_text('en = ["gnat"]\n')
+    server = Server(sqlite_url(tmp_path / "policy.db"), extra=["--words", str(words)]).start()
+    try:
+        for name in ("G_n_a_t", "GN4T", "Gna-t", "Big_Gn4t"):
+            answer = httpx.post(f"{server.url}/api/signup",
+                                json={"name": name, "password": "correct horse"})
+            assert answer.status_code == 409 and answer.json()["code"] == "word_in_name", name
+        ann, bob = server.account("Ann"), server.account("Bob")
+        _, mine, theirs = _seated(server, ann, bob)
+        speakers = [mine, theirs]  # (five lines in ten seconds a speaker)
+        for n, line in enumerate(("g-n-a-t", "a g n  a t here", "you gn\u0430t",
+                                  "gn\u0301at!", "GN4T", "g.n.a.t")):
+            assert _said(speakers[n % 2], line)["code"] == "not_allowed", line
+        for n, line in enumerate(("gnatcatchers are birds", "what a great night",
+                                  "<3 good game")):
+            assert _said(speakers[n % 2], line)["type"] == "chat", line
+        starts = "2031-01-01T20:00:00+00:00"
+        table = {"variant": "draw", "seats": [{"kind": "human"}, {"kind": "human"}]}
+        for title, status in (("G-n-a-t cup", 409), ("\u3164", 422), ("<img src=x>", 422),
+                              ("Friday cup", 201)):
+            made = ann.post("/api/tournaments", json={
+                "kind": "arena", "name": title, "minutes": 30, "starts": starts,
+                "table": table})
+            assert made.status_code == status, (title, made.text)
+        assert ann.post("/api/tokens", json={"label": "gn4t bot"}).json()["code"] \
+            == "word_in_text"
+        assert ann.post("/api/tokens", json={"label": "\u3164 "}).status_code == 422
+        assert ann.post("/api/reports", json={"kind": "player", "name": "Bob",
+                                              "reason": "\u3164"}).status_code == 422
     finally:
         server.stop()

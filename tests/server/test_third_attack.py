@@ -22,9 +22,9 @@ from sqlalchemy.orm import Session
 
 from bones.server.people.accounts import Accounts, Refused
 from bones.server.people.challenges import Challenges
-from bones.server.people.limits import TooMany
 from bones.server.people.moderation import Moderation
 from bones.server.people.own import Own
+from bones.server.people.quotas import TooMany
 from bones.server.people.ratings import ESTABLISHED, Ratings
 from bones.server.protocol import Tournamenting
 from bones.server.store.backup import BackupError, backup

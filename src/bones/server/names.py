@@ -82,10 +82,11 @@ def skeleton(name: str) -> str:
     return mapped(mapped(unicodedata.normalize("NFKC", name)).casefold())
 
 
-LEET = str.maketrans({"0": "o", "1": "i", "!": "i", "|": "i", "3": "e", "4": "a", "@": "a",
-                      "5": "s", "$": "s", "7": "t", "+": "t", "8": "b", "9": "g"})
+LEET = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g",
+        "!": "i", "|": "i", "@": "a", "$": "s", "+": "t"}
 """Digits and signs read as the letters they stand for, once in skeleton form (where
-``l``, ``I`` and ``1`` are one already)."""
+``l``, ``I`` and ``1`` are one already); a sign only where a letter or digit follows it
+(``gn@t``, not the ``!`` that ends a sentence)."""
 
 
 def folded(text: str) -> str:
@@ -95,8 +96,12 @@ def folded(text: str) -> str:
 
     >>> folded("GN4T") == folded("Gn\u0430t") == folded("Gn\u0301at") == folded("gnat")
     True
+    >>> folded("gn@t!")
+    'gnat!'
     """
-    return "".join(c for c in skeleton(text) if not unicodedata.combining(c)).translate(LEET)
+    form = [c for c in skeleton(text) if not unicodedata.combining(c)]
+    return "".join(LEET.get(c, c) if c.isdigit() or (
+        n + 1 < len(form) and form[n + 1].isalnum()) else c for n, c in enumerate(form))
 
 
 def letters(text: str) -> str:

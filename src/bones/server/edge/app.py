@@ -126,7 +126,8 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
     async def _coded(_request: Request, error: Coded) -> JSONResponse:
         """A refusal with its ``code`` for the page to say in the player's words: what a
         sanction forbids (``banned``, ``suspended``, ``muted``, with ``until`` when, none
-        for good), a name with a refused word (``word_in_name``)."""
+        for good), a name with a refused word (``word_in_name``), another text shown to
+        others with one (``word_in_text``)."""
         return JSONResponse({"detail": str(error), "code": error.code,
                              "until": None if error.until is None else error.until.isoformat()},
                             status_code=error.status)
@@ -145,7 +146,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
                community_router(moderation, presence, accounts, hub.blocks),
                profiles_router(hub.store, accounts), tables_router(hub, accounts),
                games_router(hub, analyses), operator_router(hub, analyses),
-               seek_router(seeker), tournaments_router(hub.store, showing)]
+               seek_router(seeker), tournaments_router(hub.store, showing, hub.words)]
     app.state.routers = routers
     for router in routers:
         app.include_router(router)

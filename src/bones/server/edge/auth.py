@@ -30,7 +30,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from limits import RateLimitItem, RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.aio.strategies import MovingWindowRateLimiter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
 from bones.server.names import check_display, kept, name_key
@@ -42,11 +42,12 @@ from bones.server.people.accounts import (
     Coded,
     Refused,
     WordInName,
+    WordInText,
 )
 from bones.server.people.moderation import Moderation
 from bones.server.people.players import Player
 from bones.server.people.renaming import kept_until
-from bones.server.protocol import BAD_BODY, SanctionInfo
+from bones.server.protocol import BAD_BODY, SanctionInfo, stripped
 from bones.server.sites.counting import limit_storage
 from bones.server.tables.hub import Settings
 
@@ -102,7 +103,9 @@ class NewPassword(BaseModel):
 
 class NewToken(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    label: str = Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")
+    label: Annotated[str, Field(min_length=1, max_length=40),
+                     AfterValidator(stripped("a token's label needs more than spaces"))]
+    """Shown as text: nothing invisible, no ``<`` or ``>``, not blank."""
 
 
 class TokenInfo(BaseModel):
@@ -312,6 +315,8 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
     def create_token(body: NewToken, account: InSession) -> TokenInfo:
         """A personal API token for a program to play as you (send it as
         ``Authorization: Bearer <token>``); shown in this answer only."""
+        if accounts.words.in_chat(body.label):
+            raise WordInText("the label holds a word not allowed here")
         try:
             made, token = accounts.create_token(account, body.label)
         except Refused as error:

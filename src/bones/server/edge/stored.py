@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 from fastapi import HTTPException
 from fastapi.concurrency import run_in_threadpool
 
-from bones.server.people.limits import TooMany
 from bones.server.people.moderation import Unknown
+from bones.server.people.quotas import TooMany
 
 __all__ = ["stored"]
 

@@ -15,7 +15,9 @@ from fastapi import APIRouter, HTTPException, Query, Response
 from bones.server.edge.auth import Needed
 from bones.server.edge.profiles import summary
 from bones.server.edge.stored import stored
+from bones.server.people.accounts import WordInText
 from bones.server.people.moderation import Unknown
+from bones.server.people.words import Words
 from bones.server.protocol import (
     BAD_BODY,
     BoardInfo,
@@ -40,8 +42,9 @@ ANSWERS: dict[int | str, dict[str, Any]] = {
     409: {"description": "The tournament is over (or you are not in it)"}}
 
 
-def tournaments_router(store: Store, showing: Showing) -> APIRouter:
-    """The tournaments' routes; standings and rounds from the look ``showing`` keeps."""
+def tournaments_router(store: Store, showing: Showing, words: Words) -> APIRouter:
+    """The tournaments' routes; standings and rounds from the look ``showing`` keeps;
+    a tournament's name without the operator's refused ``words``."""
     router = APIRouter()
     book, games = showing.book, showing.games
 
@@ -64,6 +67,8 @@ def tournaments_router(store: Store, showing: Showing) -> APIRouter:
         if account.guest:
             raise HTTPException(403, "sign up to make a tournament")
         account.check("suspended")
+        if words.in_chat(body.name):
+            raise WordInText("the tournament's name holds a word not allowed here")
         return await stored(book.get, await stored(book.make, account, body))
 
     @router.get("/api/tournaments")

@@ -53,7 +53,8 @@ from bones.server.store.schema import (
 )
 
 __all__ = ["GUEST_DAYS", "NAME", "SESSION_DAYS", "Account", "Accounts", "ApiToken", "Coded",
-           "Refused", "Sanctioned", "WordInName", "check_name", "check_sanction", "forget_guests"]
+           "Refused", "Sanctioned", "WordInName", "WordInText", "check_name", "check_sanction",
+           "forget_guests"]
 
 SESSION_DAYS = 30
 """A session lasts this long after it was last renewed (renewed halfway through)."""
@@ -90,6 +91,13 @@ class WordInName(Coded):
     """A name holding a word the operator refuses (``--words``)."""
 
     code, status = "word_in_name", 409
+
+
+class WordInText(Coded):
+    """A text the site shows to others (a tournament's name, a token's label) holding a
+    word the operator refuses."""
+
+    code, status = "word_in_text", 409
 
 
 class Sanctioned(Coded):

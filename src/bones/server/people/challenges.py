@@ -2,7 +2,7 @@
 the rules, clock and rating they chose. The challenged accepts or declines; the
 challenger may cancel; a challenge not answered within :data:`MINUTES` minutes is gone.
 Nobody challenges a player they blocked or who blocked them, nor floods one
-(:mod:`bones.server.people.limits`). Accepting is taken by one
+(:mod:`bones.server.people.quotas`). Accepting is taken by one
 answer only (the first of two at once wins), and the table is made by the server
 (:meth:`bones.server.tables.hub.Hub.seat_together`) with both in their seats.
 
@@ -28,8 +28,8 @@ from sqlalchemy import func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, aliased
 
-from bones.server.people.limits import CHALLENGES, CHALLENGES_OPEN, CHALLENGES_TO_ONE, TooMany
 from bones.server.people.moderation import Unknown
+from bones.server.people.quotas import CHALLENGES, CHALLENGES_OPEN, CHALLENGES_TO_ONE, TooMany
 from bones.server.people.relations import Blocks
 from bones.server.store.schema import AccountRow, ChallengeRow, now
 

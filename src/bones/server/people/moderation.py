@@ -36,7 +36,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, aliased
 
 from bones.server.names import name_key
-from bones.server.people.limits import REPORTS as LIMIT_REPORTS
+from bones.server.people.quotas import REPORTS as LIMIT_REPORTS
 from bones.server.people.renaming import KEPT_DAYS, show_as
 from bones.server.protocol import ActionInfo, DossierInfo, ReportInfo, SanctionInfo
 from bones.server.store.schema import (
@@ -251,7 +251,7 @@ class Moderation:
         ``name`` (``player``, ``name``) or a game of theirs (``game``, with ``table``).
         Answers its id. A reporter has one open report of a player: another joins it,
         its reason and note added, so no flood of one player's reports fills the queue;
-        and a reporter makes :data:`~bones.server.people.limits.REPORTS` a day at most
+        and a reporter makes :data:`~bones.server.people.quotas.REPORTS` a day at most
         (``TooMany``)."""
         if kind not in REPORTS:
             raise ValueError(f"no report of {kind!r}: one of {', '.join(REPORTS)}")

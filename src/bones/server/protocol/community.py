@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from bones.server.protocol.rest import CreateTable, Joined
-from bones.server.protocol.text import Message, Name, clean_text
+from bones.server.protocol.text import Message, Name, clean_text, stripped
 
 __all__ = [
     "ActionInfo",
@@ -41,8 +41,8 @@ __all__ = [
 ]
 
 Said = Annotated[str, Field(min_length=1, max_length=200),
-                 AfterValidator(lambda text: clean_text(text, angles=True))]
-"""A reason given: 1-200 characters, shown as text."""
+                 AfterValidator(stripped("a reason needs more than spaces", angles=True))]
+"""A reason given: 1-200 characters, not blank, shown as text."""
 
 
 class Reporting(BaseModel):
@@ -56,7 +56,7 @@ class Reporting(BaseModel):
     reason: Said
     note: Annotated[str | None, Field(default=None, max_length=500),
                     AfterValidator(lambda text: None if text is None
-                                   else clean_text(text, angles=True))] = None
+                                   else clean_text(text, angles=True).strip() or None)] = None
     message: int | None = Field(default=None, ge=1)
     name: Name | None = None
     table: str | None = Field(default=None, min_length=1, max_length=32)

@@ -23,7 +23,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from bones.server.protocol.rest import TIME_CONTROL, CreateTable, HumanSeat
-from bones.server.protocol.text import VERSION, clean_text
+from bones.server.protocol.text import VERSION, stripped
 
 __all__ = [
     "PAGE",
@@ -61,7 +61,7 @@ class Tournamenting(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: TournamentKind
     name: Annotated[str, Field(min_length=1, max_length=60),
-                    AfterValidator(lambda text: clean_text(text, angles=True))]
+                    AfterValidator(stripped("a tournament's name needs more than spaces"))]
     table: CreateTable
     starts: datetime
     minutes: int | None = Field(default=None, ge=1, le=240)

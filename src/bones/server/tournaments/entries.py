@@ -41,8 +41,8 @@ from sqlalchemy.orm import Session
 from bones.fair import FairDeck
 from bones.server.names import name_key
 from bones.server.people.accounts import Account
-from bones.server.people.limits import TOURNAMENTS, TOURNAMENTS_UPCOMING
 from bones.server.people.moderation import Unknown
+from bones.server.people.quotas import TOURNAMENTS, TOURNAMENTS_UPCOMING
 from bones.server.people.ratings import Ratings, shown
 from bones.server.protocol import CreateTable, TournamentInfo, Tournamenting
 from bones.server.store.schema import AccountRow, EntryRow, TournamentRow, now

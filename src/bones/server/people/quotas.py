@@ -7,7 +7,7 @@ one player's requests.
 >>> Limit(3, 3600).check(3, "tournaments made")
 Traceback (most recent call last):
 ...
-bones.server.people.limits.TooMany: 3 tournaments made in an hour at most; try again later
+bones.server.people.quotas.TooMany: 3 tournaments made in an hour at most; try again later
 >>> Limit(3, 3600).check(2, "tournaments made")
 """
 
