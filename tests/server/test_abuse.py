@@ -535,3 +535,49 @@ def test_text_is_cleaned_of_what_renders_nothing(tmp_path: Path) -> None:
         lobby.send({"v": 1, "type": "chat", "text": "he\u034fy\u3164 " + "o" + "\u0301" * 40})
         line = lobby.until(lambda m: m["type"] == "chat")
     assert line["text"] == "hey " + "\u00f3\u0301\u0301"  # a letter and two marks at most
+
+
+def test_redis_away_answers_upgrades_at_once_and_an_empty_one_loops_nobody(
+        postgres_url: str, tmp_path: Path) -> None:
+    """Two processes over one Redis. While Redis is paused every socket upgrade hung with
+    no answer; now it is closed 1013 ("come back") within seconds. After Redis came back
+    empty, a finished table's socket was closed 1013 on every reconnect for 35 s; now it
+    is served."""
+    port = free_port()
+    store = _redis(port, tmp_path)
+    flags = ["--redis", f"redis://127.0.0.1:{port}/0"]
+    servers = [Server(postgres_url, extra=flags).start() for _ in range(2)]
+    try:
+        made = servers[0].create("draw", [{"kind": "human", "name": "Ann"},
+                                          {"kind": "bot", "level": "easy"}],
+                                 options={"target": None})
+        table, token = made["table"]["id"], made["token"]
+        play_out(servers[0].socket(table, token), random.Random(7))
+        waiting = servers[0].create("draw", [{"kind": "human", "name": "Bea"},
+                                             {"kind": "human"}])
+        store.send_signal(signal.SIGSTOP)
+        try:
+            for server in servers:
+                for path in ("/ws/lobby", f"/ws/{waiting['table']['id']}?token="
+                             f"{waiting['token']}"):
+                    began = time.monotonic()
+                    opened = Client(f"ws://127.0.0.1:{server.port}{path}")
+                    try:  # served, or turned away to come back
+                        assert opened.recv(timeout=6)["type"] in ("lobby", "state"), path
+                    except ConnectionClosed as closed:
+                        assert closed.rcvd is not None and closed.rcvd.code == 1013, path
+                    assert time.monotonic() - began < 6, path
+        finally:
+            store.send_signal(signal.SIGCONT)
+        store.kill()
+        store.wait()
+        store = _redis(port, tmp_path)  # back, and empty
+        for server in servers:
+            again = server.socket(table, token)
+            assert again.until(lambda m: m["type"] == "state", timeout=15)["table"][
+                "status"] == "over"
+            again.close()
+    finally:
+        for server in servers:
+            server.stop()
+        store.kill()

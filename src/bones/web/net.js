@@ -70,8 +70,9 @@ export class Connection {
       : invite ? `?invite=${encodeURIComponent(invite)}` : "";
     const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.table}${query}`);
     this.ws = ws;
-    ws.onopen = () => { this.delay = 250; this.onStatus?.(true); };
+    ws.onopen = () => this.onStatus?.(true);
     ws.onmessage = (event) => {
+      this.delay = 250;  // served: the next drop comes back quickly (one turned away at once backs off)
       const message = JSON.parse(event.data);
       if (message.type === "state") this.onState?.(message);
       else if (message.type === "error") this.onError?.(message);

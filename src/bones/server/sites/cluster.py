@@ -91,11 +91,19 @@ if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) 
 return 0"""
 
 
+TIMEOUT = 2.0
+"""Seconds a command to Redis may take (or a connection to it) before it fails: a Redis
+paused or unreachable turns a socket away at once (1013) instead of holding its upgrade
+with no answer. A subscriber's wait for messages is not bound by it."""
+
+
 def connect(url: str, decode: bool = True) -> aioredis.Redis:
     """A client whose connections are shared by every task: a task waits for a free one
-    (up to 5 s) instead of failing when a thousand sockets talk at once."""
-    pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=5,
-                                                    decode_responses=decode)
+    (up to 5 s) instead of failing when a thousand sockets talk at once; a command gets
+    :data:`TIMEOUT` seconds."""
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url, max_connections=64, timeout=5, decode_responses=decode,
+        socket_timeout=TIMEOUT, socket_connect_timeout=TIMEOUT)
     return aioredis.Redis(connection_pool=pool)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 
+from bones.server.sites.cluster import TIMEOUT
+
 __all__ = ["limit_storage"]
 
 
@@ -17,4 +19,5 @@ def limit_storage(redis: str | None) -> Storage:
     """Where rate limits count: this process's memory, or Redis, shared by every process."""
     if redis is None:
         return MemoryStorage()
-    return RedisStorage(f"async+{redis}", implementation="redispy")
+    return RedisStorage(f"async+{redis}", implementation="redispy", socket_timeout=TIMEOUT,
+                        socket_connect_timeout=TIMEOUT)
