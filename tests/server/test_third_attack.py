@@ -362,3 +362,20 @@ def test_stores_and_backups_are_their_owners_alone(tmp_path: Path) -> None:
         backup("postgresql+psycopg://nobody@127.0.0.1:1/none", tmp_path / "pg.backup")
     assert sorted(p.name for p in tmp_path.iterdir()
                   if p.name.startswith("pg")) == []
+
+
+def test_a_game_that_ends_after_a_rename_keeps_the_new_name(tmp_path: Path) -> None:
+    """The rename replaced the name in finished games, but a game still being played
+    wrote the old name when it ended: a game is kept under its players' names as they
+    are then."""
+    store = Store(sqlite_url(tmp_path / "late.db"))
+    accounts = Accounts(store.engine)
+    rude = accounts.sign_up("Latename", PASSWORD)[0]
+    store.create("live", {}, [])
+    new = Moderation(store.engine).rename("operator", "Latename", "offends")
+    store.finish("live", {
+        "variant": "draw", "names": ["Latename", "bot:easy"], "sides": [0, 1],
+        "accounts": [rude.id, None], "scores": [10, 0], "winner": 0, "loser": None,
+        "public": True, "record": {}, "rating": None})
+    kept = store.game("live")
+    assert kept is not None and kept.names == [new, "bot:easy"]

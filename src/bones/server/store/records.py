@@ -189,6 +189,7 @@ class Store:
         finished = now()
         if not _close(connection, table_id, finished):  # its game is kept already
             return
+        game = {**game, "names": _current_names(connection, game)}
         connection.execute(_NEW_GAME, {"table_id": table_id, "finished": finished, **game})
         kept = GameRow(table_id=table_id, finished=finished, **game)  # read, not added
         if any(account is not None for account in kept.accounts or []):
@@ -406,6 +407,18 @@ def _rows(appends: Sequence[Append]) -> list[tuple[Any, ...]]:
     at = now()
     return [(one.table_id, one.first + n, kind, seat, data, at)
             for one in appends for n, (kind, seat, data) in enumerate(one.events)]
+
+
+def _current_names(connection: Connection, game: dict[str, Any]) -> list[str | None]:
+    """The game's names, each account's as it is now: a player renamed (or whose
+    account was closed) while the game went on is kept under the new name."""
+    accounts = [a for a in game.get("accounts") or [] if a is not None]
+    if not accounts:
+        return list(game["names"])
+    named = dict(connection.execute(select(AccountRow.id, AccountRow.name).where(
+        AccountRow.id.in_(accounts))).all())
+    return [named.get(a, n) if a is not None else n for n, a in zip(
+        game["names"], game["accounts"], strict=True)]
 
 
 def _account_of(name: str) -> Any:
