@@ -33,7 +33,7 @@ from rich.console import Console
 from rich.progress import track
 from rich.table import Table
 
-from abuse import round_trips  # a player's moves against an Easy bot, timed
+from abuse import round_trips, serve  # a server of lifted limits; a player's moves, timed
 
 FILL = """
 import random, sys
@@ -113,18 +113,13 @@ with Session(store.engine) as session, session.begin():
 """
 
 
-def serve(port: int, db: str, src: str | None) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", **({"PYTHONPATH": src} if src else {})}
-    process = subprocess.Popen([sys.executable, "-m", "bones", "serve", "--port", str(port),
-                                "--db", db, "--rest-rate", "1000000"],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(600):
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/variants", timeout=1).raise_for_status()
-            return process
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    raise RuntimeError("the server did not start")
+def filled(script: str, src: str | None, *args: int) -> Path:
+    """A folder whose store ``bench.db`` the checkout at ``src`` filled by ``script``."""
+    folder = Path(tempfile.mkdtemp(prefix="bones-lists-"))
+    env = {**os.environ, **({"PYTHONPATH": src} if src else {})}
+    subprocess.run([sys.executable, "-c", script, f"sqlite:///{folder / 'bench.db'}",
+                    *map(str, args)], env=env, check=True)
+    return folder
 
 
 def timed(url: str, calls: int, label: str) -> list[float]:
@@ -139,12 +134,7 @@ def timed(url: str, calls: int, label: str) -> list[float]:
 
 
 def measure(src: str | None, games: int, calls: int, port: int) -> dict[str, list[float]]:
-    folder = Path(tempfile.mkdtemp(prefix="bones-lists-"))
-    db = f"sqlite:///{folder / 'lists.db'}"
-    env = {**os.environ, **({"PYTHONPATH": src} if src else {})}
-    subprocess.run([sys.executable, "-c", FILL, db, str(games), str(games)], env=env,
-                   check=True)
-    server = serve(port, db, src)
+    server = serve(port, filled(FILL, src, games, games), src, [])
     base = f"http://127.0.0.1:{port}/api/games?name=Longplayer&limit=50"
     try:
         with httpx.Client() as client:
@@ -197,12 +187,7 @@ def readers(url: str, count: int, seconds: float) -> list[float]:
 def standings(src: str | None, entrants: int, games: int, port: int, moves: int
               ) -> dict[str, list[float]]:
     """The arena's standings under 20 readers, and a player's moves with and without."""
-    folder = Path(tempfile.mkdtemp(prefix="bones-arena-"))
-    db = f"sqlite:///{folder / 'arena.db'}"
-    env = {**os.environ, **({"PYTHONPATH": src} if src else {})}
-    subprocess.run([sys.executable, "-c", ARENA, db, str(entrants), str(games)], env=env,
-                   check=True)
-    server = serve(port, db, src)
+    server = serve(port, filled(ARENA, src, entrants, games), src, [])
     url = f"http://127.0.0.1:{port}"
     try:
         quiet = round_trips(url, port, moves)

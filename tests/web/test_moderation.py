@@ -127,3 +127,57 @@ def test_a_followed_player_is_seen_playing_and_a_blocked_ones_chat_stays_away(
     assert ann.page.locator("#chat-unread").count() == 0
     ann.page.click("#chat-off")
     ann.page.wait_for_selector("#chat-lines .chat-text:text-is('anyone?')")
+
+
+MARKUP = "<img src=x onerror=window.hacked=1>"
+"""Markup a player types, in every field that takes free text."""
+
+
+def test_markup_in_every_text_field_is_shown_as_text(web: Server, browser: Browser) -> None:
+    """A report's reason and note, a sanction's reason, a resolution, a token's label and
+    a tournament's name, each written as markup: the fields that take free text show it
+    as text on the reporter's, the offender's and the moderator's pages, and run nothing;
+    the names shown to everyone (a tournament's, a token's label) refuse it."""
+    tag = random.randrange(10**6)
+    offender, reporter, mod_name = f"Mko{tag}", f"Mkr{tag}", f"Mkm{tag}"
+    pages = {name: browser.new_context(**DESKTOP).new_page()  # type: ignore[arg-type]
+             for name in (offender, reporter, mod_name)}
+    for name, page in pages.items():
+        sign_in(page, web.url, name)
+        page.goto(f"{web.url}/")
+        page.on("dialog", lambda dialog: dialog.dismiss())
+    _moderator(web, pages[mod_name], mod_name)
+    said = pages[reporter].request.post(f"{web.url}/api/reports", data={
+        "kind": "player", "name": offender, "reason": MARKUP, "note": MARKUP})
+    assert said.ok, said.text()
+    mod = pages[mod_name]
+    mod.goto(f"{web.url}/mod")
+    mod.wait_for_selector(f".report:has-text('{offender}')")
+    report = mod.locator(f".report:has-text('{offender}')")
+    assert MARKUP in report.inner_text()
+    assert mod.request.post(f"{web.url}/api/mod/players/{offender}/sanctions", data={
+        "kind": "warn", "reason": MARKUP}).ok
+    report_id = said.json()["id"]
+    assert mod.request.post(f"{web.url}/api/mod/reports/{report_id}/resolve",
+                            data={"reason": MARKUP}).ok
+    for name, where in ((offender, "#my-sanctions"), (reporter, "#my-reports")):
+        page = pages[name]
+        page.goto(f"{web.url}/account")
+        page.wait_for_selector(f"{where} .said")
+        assert page.locator(f"{where} .said").first.inner_text() == MARKUP
+    mod.goto(f"{web.url}/mod")
+    report.locator("button.link").click()
+    mod.wait_for_selector(f"#mod-player-name:has-text('{offender}')")
+    assert MARKUP in mod.locator("main").inner_text()
+    for page in pages.values():
+        assert page.evaluate("() => window.hacked") is None
+        assert page.locator("img[src=x]").count() == 0
+    starts = "2031-01-01T20:00:00+00:00"
+    made = pages[reporter].request.post(f"{web.url}/api/tournaments", data={
+        "kind": "arena", "name": MARKUP, "minutes": 30, "starts": starts,
+        "table": {"variant": "draw", "seats": [{"kind": "human"}, {"kind": "human"}]}})
+    assert made.status == 422
+    assert pages[reporter].request.post(f"{web.url}/api/tokens",
+                                        data={"label": MARKUP}).status == 422
+    for page in pages.values():
+        page.context.close()
