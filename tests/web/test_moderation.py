@@ -157,6 +157,10 @@ def test_markup_in_every_text_field_is_shown_as_text(web: Server, browser: Brows
     assert MARKUP in report.inner_text()
     assert mod.request.post(f"{web.url}/api/mod/players/{offender}/sanctions", data={
         "kind": "warn", "reason": MARKUP}).ok
+    mod.reload()
+    mod.locator(f".report:has-text('{offender}')").locator("button.link").click()
+    mod.wait_for_selector(f"#mod-player-name:has-text('{offender}')")
+    assert mod.locator("main").inner_text().count(MARKUP) >= 3  # reason, note, sanction
     report_id = said.json()["id"]
     assert mod.request.post(f"{web.url}/api/mod/reports/{report_id}/resolve",
                             data={"reason": MARKUP}).ok
@@ -165,10 +169,6 @@ def test_markup_in_every_text_field_is_shown_as_text(web: Server, browser: Brows
         page.goto(f"{web.url}/account")
         page.wait_for_selector(f"{where} .said")
         assert page.locator(f"{where} .said").first.inner_text() == MARKUP
-    mod.goto(f"{web.url}/mod")
-    report.locator("button.link").click()
-    mod.wait_for_selector(f"#mod-player-name:has-text('{offender}')")
-    assert MARKUP in mod.locator("main").inner_text()
     for page in pages.values():
         assert page.evaluate("() => window.hacked") is None
         assert page.locator("img[src=x]").count() == 0
