@@ -2,10 +2,12 @@
 on one PostgreSQL and one Redis (throwaway ones, started here from Debian's packages),
 while a random process is killed with SIGKILL and started again every few seconds.
 Prints the report of ``tests/server/chaos.py``: games finished, kills, how long the
-killed app processes' tables waited for a new holder, clients that came back, messages
-checked against the finished matches.
+killed app processes' tables waited for a new holder and for their next move, clients
+that came back, messages checked against the finished matches. ``--load N`` keeps N
+processes spinning beside the site the whole run (``--load 2``: both cores busy, as on a
+loaded machine).
 
-    python bench/chaos.py [--games 200] [--at-once 8] [--every 3]
+    python bench/chaos.py [--games 200] [--at-once 8] [--every 3] [--load 2]
 """
 
 from __future__ import annotations
@@ -31,7 +33,11 @@ def main() -> None:
     parser.add_argument("--at-once", type=int, default=8)
     parser.add_argument("--every", type=float, default=3.0, help="seconds between kills")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--load", type=int, default=0,
+                        help="processes spinning beside the site the whole run")
     args = parser.parse_args()
+    spinning = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                for _ in range(args.load)]
     with tempfile.TemporaryDirectory(dir="/tmp") as folder:
         pg, rd = Path(folder) / "pg", Path(folder) / "redis"
         pg.mkdir(mode=0o755)
@@ -46,10 +52,12 @@ def main() -> None:
                                    every=args.every, timeout=3600, seed=args.seed,
                                    progress=lambda n: progress.advance(task, n))
         finally:
+            for spinner in spinning:
+                spinner.kill()
             subprocess.run([ROOT / "scripts/pg-temp", "stop", pg], check=False)
             subprocess.run([ROOT / "scripts/redis-temp", "stop", rd], check=False)
     print(f"{platform.processor() or platform.machine()}, {args.at_once} games at once, "
-          f"a kill every {args.every:g} s (± half)")
+          f"a kill every {args.every:g} s (± half), {args.load} processes spinning beside")
     for line in report.lines():
         print(line)
     for problem in report.problems:

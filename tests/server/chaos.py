@@ -11,6 +11,7 @@ or doubled) and name no tile its seat could not know.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import statistics
 import threading
@@ -49,6 +50,9 @@ class Report:
     kills: list[str] = field(default_factory=list)
     handovers: list[float] = field(default_factory=list)
     """Seconds from killing an app process until every table it held had a new holder."""
+    next_moves: list[float] = field(default_factory=list)
+    """Seconds from killing an app process until each table it held (and still open)
+    stored its next move: what its players waited."""
     returns: int = 0
     """Times a client's socket dropped and it came back through another process."""
     lost_joins: int = 0
@@ -68,6 +72,10 @@ class Report:
             + ("none held" if over is None else
                f"median {statistics.median(self.handovers):.2f} s, max {over:.2f} s "
                f"over {len(self.handovers)} kills"),
+            "the next move of a table held by the killed process: "
+            + ("none" if not self.next_moves else
+               f"median {statistics.median(self.next_moves):.2f} s, max "
+               f"{max(self.next_moves):.2f} s over {len(self.next_moves)} tables"),
         ]
 
 
@@ -211,6 +219,36 @@ def _unheld(client: redis.Redis, keys: list[str], dead: int) -> bool:
     return any(pid in (None, dead) for pid in _holders(client, open_keys).values())
 
 
+def _shown(site: Site, table: str) -> tuple[str, int] | None:
+    """A table's status and last stored entry, as a live process shows it (none if no
+    answer came)."""
+    with contextlib.suppress(httpx.HTTPError, IndexError, KeyError, ValueError):
+        shown = httpx.get(f"{running(site.servers)[0].url}/api/tables/{table}",
+                          timeout=5).json()
+        return str(shown["status"]), int(shown["seq"])
+    return None
+
+
+def _seqs(site: Site, tables: list[str]) -> dict[str, int]:
+    """Each table of ``tables`` being played, and its last stored entry."""
+    shown = {table: _shown(site, table) for table in tables}
+    return {table: at[1] for table, at in shown.items()
+            if at is not None and at[0] in ("playing", "between")}
+
+
+def _next_moves(site: Site, seqs: dict[str, int], killed: float) -> list[float]:
+    """Seconds from ``killed`` until each table of ``seqs`` showed a later entry (its
+    next move, or its end), as a live process reads it; up to a minute."""
+    waited: dict[str, float] = {}
+    while len(waited) < len(seqs) and time.monotonic() - killed < 60:
+        for table, seq in seqs.items():
+            now = None if table in waited else _shown(site, table)
+            if now is not None and (now[1] > seq or now[0] not in ("playing", "between")):
+                waited[table] = time.monotonic() - killed
+        time.sleep(0.05)
+    return list(waited.values())
+
+
 def _havoc(site: Site, every: float, stop: threading.Event, report: Report,
            rng: random.Random) -> None:
     """Kill a random process every ``every`` seconds (± half) and start it again."""
@@ -229,6 +267,7 @@ def _kill_and_restart(site: Site, every: float, stop: threading.Event, report: R
             server = site.servers[victim]
             assert server.process is not None
             held = [k for k, pid in _holders(client).items() if pid == server.process.pid]
+            seqs = _seqs(site, [k.rsplit(":", 1)[1] for k in held])
             killed = time.monotonic()
             server.kill()
             report.kills.append("app")
@@ -237,6 +276,7 @@ def _kill_and_restart(site: Site, every: float, stop: threading.Event, report: R
                 time.sleep(0.05)
             if held:
                 report.handovers.append(time.monotonic() - killed)
+            report.next_moves += _next_moves(site, seqs, killed)
             server.start()
         else:
             index = victim - len(site.servers)
