@@ -558,7 +558,9 @@ def test_a_tournament_page_is_pushed_and_carries_its_chat(server: Server) -> Non
     assert (pushed["entered"], pushed["total"], pushed["info"]["entrants"]) == (1, 1, [])
     assert [row["name"] for row in pushed["standings"]] == [f"Wbob{tag}"]
     assert cy.post(f"/api/tournaments/{made['id']}/join").status_code == 204
-    both = server.get(f"/api/tournaments/{made['id']}/standings")
+    pages[0].until(lambda m: m["type"] == "tournament" and m["total"] == 2, timeout=10)
+    both = server.get(f"/api/tournaments/{made['id']}/standings")  # (as fresh as the page)
+    assert len(both) == 2
     assert server.get(f"/api/tournaments/{made['id']}/standings?offset=1&limit=1") == both[1:]
     assert cy.post("/api/blocks", json={"name": f"Wann{tag}"}).status_code == 204
     pages[0].send({"v": 1, "type": "chat", "text": "good luck, all"})
@@ -685,7 +687,10 @@ def test_a_swiss_goes_on_when_the_process_running_it_is_killed(
     def kill_the_runner() -> None:
         while not site[0].get(f"/api/tournaments/{made['id']}/rounds"):
             time.sleep(0.2)
-        lease = holder.get(f"bones:lease:tournament:{made['id']}")
+        deadline = time.monotonic() + 30  # (a loaded runner's lease may lapse a moment)
+        while (lease := holder.get(f"bones:lease:tournament:{made['id']}")) is None \
+                and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert lease is not None, "a process runs the tournament"
         pid = int(lease.decode().split(":")[1])
         victim = next(s for s in site if s.process is not None and s.process.pid == pid)

@@ -104,8 +104,9 @@ class NewPassword(BaseModel):
 class NewToken(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     label: Annotated[str, Field(min_length=1, max_length=40),
-                     AfterValidator(stripped("a token's label needs more than spaces"))]
-    """Shown as text: nothing invisible, no ``<`` or ``>``, not blank."""
+                     AfterValidator(stripped("a token's label needs more than spaces",
+                                             angles=True))]
+    """Shown as text (markup too): nothing invisible, not blank."""
 
 
 class TokenInfo(BaseModel):

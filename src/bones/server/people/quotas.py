@@ -61,7 +61,7 @@ CHALLENGES_OPEN = Limit(5)
 """A player's open challenges at once."""
 CHALLENGES = Limit(30, 3600)
 """Challenges a player makes in an hour, to anyone."""
-TOURNAMENTS_UPCOMING = Limit(3)
+TOURNAMENTS_UPCOMING = Limit(5)
 """Tournaments one account made that have not started yet."""
 TOURNAMENTS = Limit(10, 86400)
 """Tournaments one account makes in a day."""

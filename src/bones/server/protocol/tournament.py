@@ -61,7 +61,8 @@ class Tournamenting(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: TournamentKind
     name: Annotated[str, Field(min_length=1, max_length=60),
-                    AfterValidator(stripped("a tournament's name needs more than spaces"))]
+                    AfterValidator(stripped("a tournament's name needs more than spaces",
+                                             angles=True))]
     table: CreateTable
     starts: datetime
     minutes: int | None = Field(default=None, ge=1, le=240)

@@ -42,6 +42,10 @@ SHARE = 5
 a fifth of a process."""
 IDLE = 600.0
 """Seconds a look nobody asked for is kept."""
+BEHIND = 1.0
+"""Seconds past its due time a look is still served while it is made again; older, its
+reader waits for the new one (a tournament nobody looked at for a while is not shown as
+it was then)."""
 PAGES = 64
 """Pages of standings a look keeps as JSON at most."""
 STANDINGS = TypeAdapter(list[StandingInfo])
@@ -125,23 +129,28 @@ class Showing:
 
     async def look(self, tournament: str) -> Look:
         """The tournament as it stands (``Unknown`` if there is none): the look kept,
-        made again in the background once it is due (its readers meanwhile served the
-        one they have); only the very first reader waits for it."""
+        made again in the background once it is due, its readers meanwhile served the
+        one they have; a reader waits only for a tournament not looked at lately (none
+        kept, or due more than :data:`BEHIND` seconds ago)."""
         kept = self.looks.get(tournament)
-        if kept is None:
+        now = time.monotonic()
+        if kept is None or now >= kept.due + BEHIND:
             async with self.locks[tournament]:
                 kept = self.looks.get(tournament)
-                if kept is None:
+                if kept is None or time.monotonic() >= kept.due + BEHIND:
                     kept = self.looks[tournament] = await asyncio.to_thread(
-                        self._made, tournament, None)
-        elif time.monotonic() >= kept.due and tournament not in self.making:
+                        self._made, tournament, kept)
+        elif now >= kept.due and tournament not in self.making:
             self.making[tournament] = asyncio.create_task(self._again(tournament, kept))
         kept.read = time.monotonic()
         return kept
 
     async def _again(self, tournament: str, kept: Look) -> None:
         try:
-            self.looks[tournament] = await asyncio.to_thread(self._made, tournament, kept)
+            async with self.locks[tournament]:  # one making at a time (they share a board)
+                if self.looks.get(tournament) is kept:
+                    self.looks[tournament] = await asyncio.to_thread(
+                        self._made, tournament, kept)
         except Exception:  # the store away, or the tournament gone: asked again later
             kept.due = time.monotonic() + FRESH
             log.warning("a tournament's standings could not be read again", exc_info=True)
