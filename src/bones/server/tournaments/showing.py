@@ -127,17 +127,18 @@ class Showing:
         self.making: dict[str, asyncio.Task[None]] = {}
         """The looks being made again, in the background."""
 
-    async def look(self, tournament: str) -> Look:
+    async def look(self, tournament: str, wait: bool = False) -> Look:
         """The tournament as it stands (``Unknown`` if there is none): the look kept,
         made again in the background once it is due, its readers meanwhile served the
         one they have; a reader waits only for a tournament not looked at lately (none
-        kept, or due more than :data:`BEHIND` seconds ago)."""
+        kept, or due more than :data:`BEHIND` seconds ago), or when it would ``wait``
+        (the pages' pusher, which reads it once a second anyway)."""
         kept = self.looks.get(tournament)
         now = time.monotonic()
-        if kept is None or now >= kept.due + BEHIND:
+        if kept is None or now >= kept.due + (0.0 if wait else BEHIND):
             async with self.locks[tournament]:
                 kept = self.looks.get(tournament)
-                if kept is None or time.monotonic() >= kept.due + BEHIND:
+                if kept is None or time.monotonic() >= kept.due + (0.0 if wait else BEHIND):
                     kept = self.looks[tournament] = await asyncio.to_thread(
                         self._made, tournament, kept)
         elif now >= kept.due and tournament not in self.making:
@@ -165,9 +166,9 @@ class Showing:
         """A Swiss's or a duplicate's rounds drawn so far (an arena has none)."""
         return (await self.look(tournament)).rounds
 
-    async def page(self, tournament: str) -> str:
-        """The page as its sockets are sent it."""
-        return (await self.look(tournament)).page
+    async def page(self, tournament: str, wait: bool = False) -> str:
+        """The page as its sockets are sent it (``wait``: as :meth:`look`)."""
+        return (await self.look(tournament, wait)).page
 
     def sweep(self, keep: set[str], idle: float = IDLE) -> None:
         """Forget the looks nobody asked for in ``idle`` seconds, but those to ``keep``

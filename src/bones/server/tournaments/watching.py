@@ -136,7 +136,7 @@ class Watching(Room):
     async def look(self, tournament: str) -> None:
         """Push a watched tournament's page to its sockets if it changed (the showing
         makes it again only when what it depends on changed)."""
-        shown = await self.showing.page(tournament)
+        shown = await self.showing.page(tournament, wait=True)
         if tournament in self.sockets and shown != self.shown.get(tournament):
             self.shown[tournament] = shown
             await self._to_all(tournament, shown)
