@@ -46,7 +46,6 @@ from bones.server.people.accounts import (
 )
 from bones.server.people.moderation import Moderation
 from bones.server.people.players import Player
-from bones.server.people.renaming import kept_until
 from bones.server.protocol import BAD_BODY, SanctionInfo, stripped
 from bones.server.sites.counting import limit_storage
 from bones.server.tables.hub import Settings
@@ -412,7 +411,7 @@ def player_for(accounts: Accounts, account: Account | None, typed: str | None) -
     why = kept(typed)
     if why is not None:
         raise HTTPException(409, why)
-    if kept_until(accounts.engine, typed) is not None:
+    if accounts.given_up(typed):
         raise HTTPException(409, f"the name {typed!r} was given up lately and is kept for "
                             "a while")
     if accounts.words.in_name(typed):

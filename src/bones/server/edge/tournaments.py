@@ -8,7 +8,8 @@ withdraw and find their game being played.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Awaitable
+from typing import Any, Literal, TypeVar
 
 from fastapi import APIRouter, HTTPException, Query, Response
 
@@ -35,11 +36,21 @@ from bones.server.tournaments.showing import Showing
 
 __all__ = ["tournaments_router"]
 
+T = TypeVar("T")
+
 ANSWERS: dict[int | str, dict[str, Any]] = {
     401: {"description": "Not signed in"},
     403: {"description": "Not one who may enter (or make) it"},
     404: {"description": "No such tournament"},
     409: {"description": "The tournament is over (or you are not in it)"}}
+
+
+async def _found(looked: Awaitable[T]) -> T:
+    """What the showing answers of a tournament, 404 if there is none."""
+    try:
+        return await looked
+    except Unknown as error:
+        raise HTTPException(404, str(error)) from None
 
 
 def tournaments_router(store: Store, showing: Showing, words: Words) -> APIRouter:
@@ -93,20 +104,14 @@ def tournaments_router(store: Store, showing: Showing, words: Words) -> APIRoute
         on: an arena's from the games that ended in its time, a Swiss's with its
         tiebreaks, a duplicate's matchpoints. Read from what this process keeps of the
         tournament, at most a second or two old."""
-        try:
-            page = await showing.standings_page(tournament, offset, limit)
-        except Unknown as error:
-            raise HTTPException(404, str(error)) from None
-        return Response(page, media_type="application/json")
+        return Response(await _found(showing.standings_page(tournament, offset, limit)),
+                        media_type="application/json")
 
     @router.get("/api/tournaments/{tournament}/rounds", responses={404: ANSWERS[404]})
     async def drawn(tournament: str) -> list[RoundInfo]:
         """A Swiss's or a duplicate's rounds drawn so far: each table with its games and
         (once over) each side's points, and the bye (an arena has none)."""
-        try:
-            return await showing.rounds(tournament)
-        except Unknown as error:
-            raise HTTPException(404, str(error)) from None
+        return await _found(showing.rounds(tournament))
 
     @router.get("/api/tournaments/{tournament}/games", responses={404: ANSWERS[404]})
     async def played(tournament: str, offset: int = Query(default=0, ge=0),

@@ -250,7 +250,7 @@ class Accounts:
             raise WordInName("that name holds a word not allowed here")
         if self.named(name) is not None or self.like(name) is not None:  # before the hash
             raise Refused(f"the name {name!r} is taken, or looks like one that is")
-        if kept_until(self.engine, name) is not None:
+        if self.given_up(name):
             raise Refused(f"the name {name!r} was given up lately and is kept for a while")
         hashed = self.hasher.hash(password)
         current = self.by_session(token) if token else None
@@ -418,6 +418,11 @@ class Accounts:
         with self.engine.connect() as connection:
             row = connection.execute(_NAMED, {"key": name_key(name)}).first()
             return None if row is None else _account(row)
+
+    def given_up(self, name: str) -> bool:
+        """Whether ``name`` (or a look-alike) was given up lately by a renamed or closed
+        account and is kept from others for now (``people.renaming``)."""
+        return kept_until(self.engine, name) is not None
 
     def like(self, name: str) -> Account | None:
         """The account whose name ``name`` would pass for (the same skeleton)."""

@@ -31,6 +31,7 @@ from bones.server.store.schema import (
     KeptNameRow,
     PlayRow,
     SeatRow,
+    names_of,
     now,
 )
 
@@ -51,8 +52,7 @@ def show_as(session: Session, account: int, new: str, old: str, why: str,
     session.execute(update(ChatRow).where(ChatRow.account_id == account).values(name=new))
     for game in session.scalars(select(GameRow).join(
             PlayRow, PlayRow.table_id == GameRow.table_id).where(PlayRow.account_id == account)):
-        game.names = [new if a == account else n for n, a in zip(
-            game.names, game.accounts or [None] * len(game.names), strict=True)]
+        game.names = names_of(game.names, game.accounts, {account: new})
     if days > 0:
         form = skeleton(old)
         session.execute(delete(KeptNameRow).where(KeptNameRow.skeleton == form))

@@ -54,6 +54,7 @@ from bones.server.store.schema import (
     SeatRow,
     TableRow,
     TotalRow,
+    names_of,
     now,
 )
 
@@ -305,9 +306,7 @@ class Store:
                                          .where(AccountRow.id.in_(ids))).tuples().all())
             session.expunge_all()
         for row in rows:  # a game played as a guest is listed under the name taken since
-            row.names = [named.get(a, n) if a is not None else n
-                         for n, a in zip(row.names, row.accounts or [None] * len(row.names),
-                                         strict=True)]
+            row.names = names_of(row.names, row.accounts, named)
         return rows
 
     def totals(self, name: str) -> list[Total]:
@@ -417,8 +416,7 @@ def _current_names(connection: Connection, game: dict[str, Any]) -> list[str | N
         return list(game["names"])
     named = dict(connection.execute(select(AccountRow.id, AccountRow.name).where(
         AccountRow.id.in_(accounts))).all())
-    return [named.get(a, n) if a is not None else n for n, a in zip(
-        game["names"], game["accounts"], strict=True)]
+    return names_of(game["names"], game["accounts"], named)
 
 
 def _account_of(name: str) -> Any:

@@ -79,6 +79,18 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value
 
 
+def names_of(names: list[str | None], accounts: list[int | None] | None,
+             named: dict[int, str]) -> list[str | None]:
+    """A game's names with each seat of an account in ``named`` under that name (the
+    name it has now): what lists, records and moderators show.
+
+    >>> names_of(["Guest12", "bot:easy"], [7, None], {7: "Ann"})
+    ['Ann', 'bot:easy']
+    """
+    return [named.get(a, n) if a is not None else n
+            for n, a in zip(names, accounts or [None] * len(names), strict=True)]
+
+
 class Base(DeclarativeBase):
     type_annotation_map: ClassVar[dict[Any, Any]] = {datetime: UTCDateTime}
 
