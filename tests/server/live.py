@@ -294,7 +294,8 @@ def both_move(*clients: Client, seed: int = 1, timeout: float = 60,
               moves: int = LEAST_MOVES) -> None:
     """Play random moves (and say ready between rounds) until every client (the client
     of seat ``n`` at index ``n``) has made ``moves`` moves of its own choosing, as the
-    table counts them: a rated game given up after that is a real game, and rates."""
+    table counts them, and the table has taken each: a rated game given up after that is
+    a real game, and rates."""
     sent = [0] * len(clients)
     answered: dict[int, int] = {}
     readied: set[tuple[int, int]] = set()
@@ -310,6 +311,10 @@ def both_move(*clients: Client, seed: int = 1, timeout: float = 60,
                 readied.add((n, last["table"]["seq"]))
                 client.send({"v": 1, "type": "ready"})
     assert min(sent) >= moves, f"moves of each seat's own: {sent}"
+    for n, seq in answered.items():  # each last move taken (a move in flight can be lost)
+        if clients[n].last_state()["table"]["seq"] <= seq:
+            clients[n].until(lambda m, seq=seq: m["type"] == "state" and m["table"]["seq"] > seq,
+                             timeout=timeout)
 
 
 def in_threads(jobs: list[Callable[[], T]]) -> list[T]:

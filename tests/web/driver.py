@@ -247,8 +247,9 @@ def play_together(players: list[Player], timeout: float = 120) -> None:
 
 
 def timed_pair(server: Server, browser: Browser, clock: float | None, bank: float | None,
-               rated: tuple[str, str] | None = None) -> tuple[list[BrowserContext], list[Page]]:
-    """Two people in two desktop browsers at a single-round block game with a clock of
+               rated: tuple[str, str] | None = None, variant: str = "block",
+               ) -> tuple[list[BrowserContext], list[Page]]:
+    """Two people in two desktop browsers at a single round of ``variant`` with a clock of
     ``clock`` seconds a move and a bank of ``bank`` (None: no clock), the game begun:
     casual, or ``rated`` between the two accounts named."""
     contexts = [browser.new_context(viewport={"width": 1440, "height": 900})
@@ -260,7 +261,7 @@ def timed_pair(server: Server, browser: Browser, clock: float | None, bank: floa
         page.goto(f"{server.url}/")
         page.wait_for_selector("#new-game")
     made = pages[0].request.post(f"{server.url}/api/tables", data={
-        "variant": "block", "options": {"target": None}, "clock": clock, "bank": bank,
+        "variant": variant, "options": {"target": None}, "clock": clock, "bank": bank,
         "rated": rated is not None,
         "seats": [{"kind": "human", "me": True}, {"kind": "human"}]}).json()
     table = made["table"]["id"]

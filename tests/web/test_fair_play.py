@@ -62,6 +62,7 @@ def _both_move(players: list[Player]) -> None:
             elif now and now["status"] == "between":
                 player.page.evaluate("() => document.querySelector('#ready')?.click()")
         players[0].page.wait_for_timeout(100)
+        assert now.get("status") != "over", f"over after moves of each player's own: {moved}"
     assert min(moved) >= LEAST_MOVES, f"moves of each player's own: {moved}"
 
 
@@ -177,7 +178,8 @@ def test_a_rated_game_lost_on_time(web: Server, browser: Browser) -> None:
     who stops moving loses on time: no bot plays on for them, and both are told."""
     tag = str(random.randrange(10**6))
     names = (f"Ta{tag}", f"Tb{tag}")
-    contexts, pages = timed_pair(web, browser, 5, 30, rated=names)
+    # a draw game: a block game of two may be blocked before each made their moves
+    contexts, pages = timed_pair(web, browser, 5, 30, rated=names, variant="draw")
     players = [Player(page, web, random.Random(n)) for n, page in enumerate(pages)]
     _both_move(players)
     still = next(p for p in players if p.read()["turn"] == p.read()["you"])
