@@ -124,17 +124,19 @@ PACE = 0.15
 processes die under them."""
 
 
-def play_through(alive: Callable[[], list[Server]], table: str, token: str,
+def play_through(alive: Callable[[], list[Server]], table: str, token: str | None,
                  rng: random.Random, deadline: float, pace: float = 0.0,
-                 seen: list[Message] | None = None) -> tuple[Message | None, int]:
-    """Play one seat to the end, coming back through any process ``alive`` gives
-    whenever its socket drops (every message kept in ``seen``); the last state (``None``
-    if the deadline came first) and how many times the socket dropped."""
+                 seen: list[Message] | None = None, signed_in: httpx.Client | None = None,
+                 ) -> tuple[Message | None, int]:
+    """Play one seat (its token's, or the account's ``signed_in``) to the end, coming
+    back through any process ``alive`` gives whenever its socket drops (every message
+    kept in ``seen``); the last state (``None`` if the deadline came first) and how many
+    times the socket dropped."""
     last: Message | None = None
     returns = 0
     while time.monotonic() < deadline:
         try:
-            client = rng.choice(alive()).socket(table, token)
+            client = rng.choice(alive()).socket(table, token, signed_in)
         except (ConnectionClosed, InvalidHandshake, OSError, IndexError):  # a process killed
             # mid-handshake answers no status line at all (InvalidMessage)
             time.sleep(0.25)

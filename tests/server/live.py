@@ -164,8 +164,9 @@ class Server:
 
     def socket(self, table_id: str, token: str | None = None,
                signed_in: httpx.Client | None = None) -> Client:
-        """A seat's socket (with its token), or a spectator's (with ``signed_in``'s
-        session, if given, and the invite's secret of a private table this client made)."""
+        """A seat's socket (with its token, or ``signed_in``'s session of the account
+        seated there), or a spectator's (with ``signed_in``'s session, if given, and the
+        invite's secret of a private table this client made)."""
         invite = self.invites.get(table_id)  # a private table is watched with its secret
         query = f"?token={token}" if token else f"?invite={invite}" if invite else ""
         return Client(f"ws://127.0.0.1:{self.port}/ws/{table_id}{query}", signed_in)
@@ -396,7 +397,7 @@ def play_tournament(server: Server, client: httpx.Client, tournament: str,
                 time.sleep(0.2)
                 continue
             table = seat.json()
-            socket = server.socket(table["table"], table["token"])
+            socket = server.socket(table["table"], signed_in=client)  # seated by account
             last = play_out(socket, rng, timeout=60)
             socket.close()
             winner = last["table"]["winner"]

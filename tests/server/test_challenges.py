@@ -38,17 +38,18 @@ def test_a_challenge_is_heard_at_once_and_accepted_at_another_process(
     assert made.status_code == 201, made.text
     heard = _notice(bob_hears, "challenge")["challenge"]
     assert heard["by"] == ann_name and heard["id"] == made.json()["id"]
-    assert heard["seat"] is None  # nobody's token but the challenger's
+    assert heard["seat"] is None  # the challenger's alone
     assert [c["id"] for c in bob.get("/api/challenges").json()] == [heard["id"]]
     joined = bob.post(f"/api/challenges/{heard['id']}/accept")
     assert joined.status_code == 200, joined.text
     told = _notice(ann_hears, "accepted")["challenge"]
     assert told["table"] == joined.json()["table"]["id"] and told["seat"]["seat"] == 0
-    for server, token in ((first, told["seat"]["token"]), (second, joined.json()["token"])):
-        seat = server.socket(told["table"], token)
-        state = seat.until(lambda m: m["type"] == "state")
-        assert state["table"]["status"] == "playing"
-        seat.close()
+    assert "token" not in told["seat"]  # Ann's seat is hers by her account, kept nowhere
+    for seat, opened in ((0, first.socket(told["table"], signed_in=ann)),
+                         (1, second.socket(told["table"], joined.json()["token"]))):
+        state = opened.until(lambda m: m["type"] == "state")
+        assert state["table"]["status"] == "playing" and state["you"] == seat
+        opened.close()
     assert bob.post(f"/api/challenges/{heard['id']}/accept").status_code == 409
     _listed_at_the_other_process(first, second, ann_name, bob_name, heard["id"])
     ann_hears.close()

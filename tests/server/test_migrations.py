@@ -11,6 +11,7 @@ a table waiting for a friend and one that expired; then dumped (``sqlite3``'s
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from pathlib import Path
@@ -35,7 +36,7 @@ from tests.server.conftest import fresh_postgres
 from tests.server.live import sqlite_url
 
 DATA = Path(__file__).with_name("data")
-HEAD = "0014"
+HEAD = "0015"
 """The newest revision, which every store is upgraded to."""
 KEPT = {"tables": 6, "seats": 14, "games": 3}
 """Rows of each kind in the old stores (and some fifty events)."""
@@ -123,6 +124,30 @@ def test_an_upgraded_store_counts_games_for_accounts(old_store: str) -> None:
     store.append(table.id, 0, entries, endings.game(table))
     assert [g.table_id for g in store.games("ANN")] == ["new"]
     assert ("total", "", 1) in [t[:3] for t in store.totals("ann")]
+
+
+def test_no_seat_token_is_kept_in_the_clear_after_the_upgrade(tmp_path: Path) -> None:
+    """"Secrets at rest: every seat token kept as a hash": an accepted challenge's seat
+    loses the token it kept, and the tournaments' token columns are gone."""
+    engine = create_engine(sqlite_url(tmp_path / "old.db"))
+    upgrade(engine, "0014")
+    ann, _ = Accounts(engine).sign_up("Ann", "correct horse")
+    seat = {"table": {"id": "t1"}, "seat": 0, "token": "secret", "invite": "/t/t1"}
+    with engine.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO challenges (id, from_id, spec, created, expires, state, table_id,"
+            " seat) VALUES ('c1', :ann, '{}', :at, :at, 'accepted', 't1', :seat)"),
+            {"ann": ann.id, "at": "2026-12-01 00:00:00", "seat": json.dumps(seat)})
+    upgrade(engine)
+    with engine.connect() as connection:
+        kept = json.loads(connection.execute(text("SELECT seat FROM challenges")).scalar_one())
+        columns = {table: {c[1] for c in connection.exec_driver_sql(
+            f"PRAGMA table_info({table})")} for table in ("tournament_entries",
+                                                         "tournament_games")}
+    assert kept == {"table": {"id": "t1"}, "seat": 0, "invite": "/t/t1"}
+    assert "token" not in columns["tournament_entries"]
+    assert "tokens" not in columns["tournament_games"]
+    engine.dispose()
 
 
 def test_starting_twice_upgrades_once(old_store: str) -> None:

@@ -640,6 +640,7 @@ def _resilient(site: list[Server], cookies: httpx.Cookies, tournament: str,
     game and plays it through whichever is alive, coming back when a process dies;
     the tables it played."""
     rng = random.Random(seed)
+    signed_in = httpx.Client(cookies=cookies)  # its seat is the account's, anywhere
     played: list[str] = []
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
@@ -657,8 +658,8 @@ def _resilient(site: list[Server], cookies: httpx.Cookies, tournament: str,
             time.sleep(0.3)
             continue
         table = seat.json()
-        last, _ = play_through(lambda: running(site), table["table"], table["token"], rng,
-                               deadline, pace=0.2)
+        last, _ = play_through(lambda: running(site), table["table"], None, rng,
+                               deadline, pace=0.2, signed_in=signed_in)
         assert last is not None and last["table"]["status"] == "over"
         played.append(table["table"])
     raise AssertionError("the tournament never ended")
@@ -736,10 +737,11 @@ def test_fifty_players_join_at_once(tmp_path: Path) -> None:
 
 
 def test_a_reserved_table_keeps_its_seats_should_its_process_stop(tmp_path: Path) -> None:
-    """Each seat's token is kept with the table's reservation, in its transaction: a
-    process that stops after making the table, before telling its players, leaves each
-    their seat to find (as ``GET /api/tournaments/{id}/game`` does); none is offered
-    before the table is made, nor a seat at a table reserved twice."""
+    """Each seat is kept with the table's reservation, in its transaction: a process
+    that stops after making the table, before telling its players, leaves each their
+    seat to find (as ``GET /api/tournaments/{id}/game`` does; theirs by their account,
+    no token kept); none is offered before the table is made, nor a seat at a table
+    reserved twice."""
     store = Store(sqlite_url(tmp_path / "bones.db"))
     accounts = Accounts(store.engine)
     host, _ = accounts.sign_up("Host", "correct horse")
@@ -748,13 +750,13 @@ def test_a_reserved_table_keeps_its_seats_should_its_process_stop(tmp_path: Path
     ann, bob = accounts.guest()[0], accounts.guest()[0]
     for guest in (ann, bob):
         book.join(made, guest)
-    [(plan, tokens)] = games.reserve(made, [Planned("t1", [ann.id, bob.id])])
-    assert plan.table == "t1" and len(set(tokens)) == 2
+    [plan] = games.reserve(made, [Planned("t1", [ann.id, bob.id])])
+    assert plan.table == "t1"
     assert games.reserve(made, [Planned("t2", [bob.id, ann.id])]) == []  # seated already
     assert games.mine(made, ann.id) is None  # reserved, not made
     store.create("t1", {"rules": {"variant": "draw"}}, [{"kind": "human"}, {"kind": "human"}])
-    assert games.mine(made, ann.id) == ("t1", 0, tokens[0])
-    assert games.mine(made, bob.id) == ("t1", 1, tokens[1])
+    assert games.mine(made, ann.id) == ("t1", 0)
+    assert games.mine(made, bob.id) == ("t1", 1)
 
 
 def test_a_swiss_keeps_blocked_players_apart_where_it_can() -> None:

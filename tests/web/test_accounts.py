@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page
 
 from tests.server.live import Server, sqlite_url
 from tests.web.conftest import DESKTOP
-from tests.web.driver import Player
+from tests.web.driver import READ, Player, sign_in
 
 PASSWORD = "correct horse"
 
@@ -143,3 +143,35 @@ def test_a_player_downloads_their_data_and_closes_their_account(web: Server,
     page.wait_for_selector("#replay")
     assert "deleted player" in page.locator("#replay").inner_text()
     assert name not in page.locator("#replay").inner_text()
+
+
+def test_a_members_seat_follows_them_to_another_browser(web: Server, browser: Browser
+                                                        ) -> None:
+    """"Seats follow the account" (issue: a member who opens their own unfinished game on
+    another browser got "This table has no free seat"): signed in to the same account
+    there, the table opens in their seat, with their hand, and a move made there is
+    the game's; a guest opening the same address is offered to watch."""
+    name = f"Dev{random.randrange(10**6)}"
+    contexts = [browser.new_context(**DESKTOP) for _ in range(3)]  # type: ignore[arg-type]
+    try:
+        first, second, stranger = (c.new_page() for c in contexts)
+        table = Player(first, web, random.Random(2)).new_game(
+            "draw", players=2, target="null", levels=("easy",), name=name)
+        first.wait_for_selector(".hand .tile")
+        sign_in(second, web.url, name)
+        second.goto(f"{web.url}/t/{table}")
+        elsewhere = Player(second, web, random.Random(3))
+        second.wait_for_function("() => { const t = document.querySelector('#table');"
+                                 " return t?.dataset.status === 'playing'"
+                                 " && t.dataset.turn === t.dataset.you; }", timeout=30_000)
+        now = elsewhere.read()
+        assert now["you"] == "0" and now["hand"] == first.evaluate(READ)["hand"]
+        elsewhere.move(now, drag=False)
+        first.wait_for_function("m => +document.querySelector('#table').dataset.moves > m",
+                                arg=now["moves"])
+        stranger.goto(f"{web.url}/t/{table}")
+        stranger.wait_for_selector("#join")
+        assert stranger.locator(".hand .tile").count() == 0
+    finally:
+        for context in contexts:
+            context.close()

@@ -128,14 +128,19 @@ export function tableSpec(choice) {
   return { variant: choice.variant, options, seats: [{ kind: "human", me: true }, ...others], ...rated, ...listed, ...timed };
 }
 
-// Someone opened an invite link without a seat here: take a free seat, or watch.
-export async function joinScreen(root, tableId, go, watch) {
+// Someone opened an invite link without a seat's token here: take a free seat, or watch
+// (`bare()`: the table opened without a token, as a spectator or in my account's seat).
+export async function joinScreen(root, tableId, go, bare) {
   let info;
   try {
     info = await api(`/api/tables/${tableId}`);
   } catch {
     root.replaceChildren(h("section", { class: "join" }, h("p", {}, t("noTable")),
       h("a", { href: "/", class: "button" }, t("newGame"))));
+    return;
+  }
+  if (info.yours != null) {  // my account sits here (from another device): the socket takes my seat
+    bare();
     return;
   }
   const free = info.seats.some((s) => s.kind === "human" && !s.name);
@@ -145,7 +150,7 @@ export async function joinScreen(root, tableId, go, watch) {
     free ? playingAs(go) : h("p", {}, t("full")),
     h("p", { class: "form-error", role: "alert" }),
     free ? h("button", { type: "submit", class: "primary" }, t("takeSeat")) : null,
-    h("button", { type: "button", onclick: watch }, t("watch")));
+    h("button", { type: "button", onclick: bare }, t("watch")));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {

@@ -104,6 +104,8 @@ export class TableScreen {
     if (!message.view.legal_moves?.some((m) => tileOf(m) === this.selected)) this.selected = null;
     if (before?.view?.history?.length !== message.view.history?.length) this.hint = null;
     this.bubble(message.actions, message.you);
+    const room = t(message.you !== null ? "chatPlayers" : "chatSpectators");  // a member's
+    if (room !== this.chat.room) Object.assign(this.chat, { room }).render();  // seat by account
     const turnBegins = !this.wasMyTurn;
     this.render();
     standIns(this, message.actions);
@@ -335,7 +337,8 @@ export class TableScreen {
       h("ul", { class: "seat-list" }, table.seats.map((s, i) => h("li", {},
         `${t("seat", { n: i + 1 })}: ${s.kind === "bot" ? t(`level.${s.level}`) : s.name || "—"}`))),
       this.inviteButton(),
-      this.message.you !== null ? h("button", { type: "button", id: "leave", onclick: () => this.leave() },
+      // a seat taken by the account (no token here: another device's) is left from where it was taken
+      seats.get(this.tableId)?.token ? h("button", { type: "button", id: "leave", onclick: () => this.leave() },
         t("leaveTable")) : null));
   }
 

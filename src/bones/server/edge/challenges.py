@@ -22,6 +22,7 @@ from bones.server.people.players import Player
 from bones.server.protocol import (
     BAD_BODY,
     ChallengeInfo,
+    ChallengeSeat,
     Challenging,
     CreateTable,
     HumanSeat,
@@ -55,11 +56,11 @@ def _seats(spec: CreateTable) -> tuple[int, int]:
 
 
 def _info(found: Challenge, viewer: int | None) -> ChallengeInfo:
-    """As ``viewer`` may see it: the seat's token is the challenger's alone."""
+    """As ``viewer`` may see it: the seat is the challenger's alone to be shown."""
     return ChallengeInfo(
         id=found.id, by=found.by, to=found.to, table_spec=found.spec, state=found.state,
         expires=found.expires.isoformat(), link=f"/challenge/{found.id}", table=found.table,
-        seat=Joined.model_validate(found.seat) if found.seat and viewer == found.by_id
+        seat=ChallengeSeat.model_validate(found.seat) if found.seat and viewer == found.by_id
         else None)
 
 
@@ -104,7 +105,8 @@ def challenges_router(hub: Hub, notices: Notices, accounts: Accounts) -> APIRout
     @router.post("/api/challenges/{challenge_id}/accept", responses=ANSWERS)
     async def accept(challenge_id: str, request: Request, account: Needed) -> Joined:
         """Accept: a new table with both of you seated; your seat's token here, the
-        challenger's told to them."""
+        challenger's seat told to them (theirs by their account: its token is kept
+        nowhere)."""
         account.check("suspended")
         await hub.may_make(client_address(request), account.id)
         found = await call(challenges.take, challenge_id, account.id)
@@ -120,7 +122,7 @@ def challenges_router(hub: Hub, notices: Notices, accounts: Accounts) -> APIRout
             await call(challenges.end, challenge_id, found.by_id, "cancelled")
             raise HTTPException(403, str(error)) from None
         info, link = showing.info(table), showing.invite_link(table)
-        seat = Joined(table=info, seat=theirs, token=tokens[theirs], invite=link)
+        seat = ChallengeSeat(table=info, seat=theirs, invite=link)
         await call(challenges.seated, challenge_id, table.id, seat.model_dump(mode="json"))
         await tell(found.by_id, "accepted", await call(challenges.get, challenge_id), account.id)
         return Joined(table=info, seat=mine, token=tokens[mine], invite=link)

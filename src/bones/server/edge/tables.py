@@ -72,11 +72,16 @@ def tables_router(hub: Hub, accounts: Accounts) -> APIRouter:
         return await hub.public_tables(limit, offset)
 
     @router.get("/api/tables/{table_id}", responses={404: {"description": "No such table"}})
-    async def get_table(table_id: str) -> TableInfo:
+    async def get_table(table_id: str, account: Caller) -> TableInfo:
+        """The table; to a signed-in caller seated there, with their seat (``yours``): it
+        opens on any device signed in to that account, without the seat's token."""
         info = await hub.info(table_id)
         if info is None:
             raise HTTPException(404, f"no table {table_id!r}")
-        return info
+        if account is None:
+            return info
+        return info.model_copy(update={"yours": await hub.read(
+            hub.store.seat_of_account, table_id, account.id)})
 
     @router.post("/api/tables/{table_id}/join",
               responses={**BAD_BODY, 403: {"description": "A private table: the invite's "

@@ -144,8 +144,8 @@ def tournaments_router(store: Store, showing: Showing, words: Words) -> APIRoute
         found = await stored(games.mine, tournament, account.id)
         if found is None:
             raise HTTPException(404, "no game of yours is being played in this tournament")
-        table, seat, token = found
-        return TournamentSeat(table=table, seat=seat, token=token)
+        table, seat = found
+        return TournamentSeat(table=table, seat=seat)
 
     @router.post("/api/tournaments/{tournament}/join", status_code=204,
                  responses={**BAD_BODY, **ANSWERS})

@@ -17,13 +17,15 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from bones.server.protocol.rest import CreateTable, Joined
+from bones.server.protocol.rest import CreateTable
+from bones.server.protocol.server import TableInfo
 from bones.server.protocol.text import Message, Name, clean_text, stripped
 
 __all__ = [
     "ActionInfo",
     "Blocking",
     "ChallengeInfo",
+    "ChallengeSeat",
     "Challenging",
     "DossierInfo",
     "Friend",
@@ -71,6 +73,16 @@ class Challenging(BaseModel):
     table: CreateTable
 
 
+class ChallengeSeat(BaseModel):
+    """The challenger's seat at the table their accepted challenge made, and the table's
+    invite link: the seat is theirs by their account (its socket opened signed in takes
+    it, on any device), so no token is kept or sent."""
+
+    table: TableInfo
+    seat: int
+    invite: str
+
+
 class ChallengeInfo(BaseModel):
     """A challenge as its two players see it: who, to whom (none: a link's), the table
     asked for, and its state (``open``, ``accepted``, ``declined``, ``cancelled``);
@@ -84,7 +96,7 @@ class ChallengeInfo(BaseModel):
     expires: str
     link: str
     table: str | None = None
-    seat: Joined | None = None
+    seat: ChallengeSeat | None = None
 
 
 NoticeKind = Literal["challenge", "accepted", "declined", "cancelled", "rematch", "tournament",

@@ -98,6 +98,9 @@ class TableInfo(BaseModel):
     """Once the game is over: the seats that offered (or accepted) a rematch."""
     next: str | None = None
     """The rematch's table, once every player accepted (spectators may follow)."""
+    yours: int | None = None
+    """Read by a signed-in member seated here (``GET /api/tables/{id}``): their seat,
+    which their socket takes on any device signed in to the account, without its token."""
 
 
 class Action(BaseModel):

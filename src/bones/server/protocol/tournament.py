@@ -227,8 +227,9 @@ class PairedMessage(BaseModel):
 
 
 class TournamentSeat(BaseModel):
-    """Your seat at your tournament game being played: its table, seat and token."""
+    """Your seat at your tournament game being played: its table and seat. Open the
+    table's socket signed in to your account (its session, or an API token): it takes
+    your seat there, on any device (no seat token is kept)."""
 
     table: str
     seat: int
-    token: str

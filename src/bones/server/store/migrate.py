@@ -34,15 +34,15 @@ def _config(connection: Connection) -> Config:
     return config
 
 
-def upgrade(engine: Engine) -> None:
-    """Apply every revision the store lacks, in one transaction."""
+def upgrade(engine: Engine, to: str = "head") -> None:
+    """Apply every revision the store lacks (up to ``to``), in one transaction."""
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":  # several servers start at once:
             # they wait their turn, however long the revisions take (no statement limit)
             connection.execute(text("SET LOCAL statement_timeout = 0"))
             connection.execute(text("SET LOCAL lock_timeout = 0"))
             connection.execute(text("SELECT pg_advisory_xact_lock(20261201)"))
-        command.upgrade(_config(connection), "head")
+        command.upgrade(_config(connection), to)
 
 
 def revision(engine: Engine) -> str | None:

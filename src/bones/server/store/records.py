@@ -249,6 +249,13 @@ class Store:
                                        .where(AccountRow.id == account_id)).scalar()
         return until is not None and until > now()
 
+    def seat_of_account(self, table_id: str, account_id: int) -> int | None:
+        """The seat ``account_id`` sits in at the table, if any (theirs on any device)."""
+        with self.engine.connect() as connection:
+            return connection.execute(select(SeatRow.seat).where(
+                SeatRow.table_id == table_id, SeatRow.account_id == account_id,
+                SeatRow.kind == "human")).scalar()
+
     def open_ids(self) -> list[str]:
         """The ids of every table whose match is not over."""
         with Session(self.engine) as session:

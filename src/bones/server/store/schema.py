@@ -376,7 +376,8 @@ class ChallengeRow(Base):
     """``open``, ``taken`` (being seated), ``accepted``, ``declined`` or ``cancelled``."""
     table_id: Mapped[str | None] = mapped_column(String(32), default=None)
     seat: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
-    """The challenger's seat at the table made (its token: theirs alone to read)."""
+    """The challenger's seat at the table made and its invite link (no token: the seat
+    is theirs by their account)."""
 
 
 class NotificationRow(Base):
@@ -443,21 +444,19 @@ class EntryRow(Base):
     missed: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     """The games in a row this player was paired for and never came to."""
     table_id: Mapped[str | None] = mapped_column(String(32), default=None)
-    """The player's latest tournament game, their seat and its token (theirs alone to
-    read): a thousand players asking for their game each read one row."""
+    """The player's latest tournament game and their seat (theirs by their account):
+    a thousand players asking for their game each read one row."""
     seat: Mapped[int | None] = mapped_column(Integer, default=None)
-    token: Mapped[str | None] = mapped_column(String(64), default=None)
 
 
 class TournamentGameRow(Base):
-    """A game a tournament's pairing made: its table, each seat's account and token (the
-    token its player's alone to read), and once its game is over, each seat's place."""
+    """A game a tournament's pairing made: its table, each seat's account, and once its
+    game is over, each seat's place."""
 
     __tablename__ = "tournament_games"
     table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
     accounts: Mapped[list[int]] = mapped_column(JSON)
-    tokens: Mapped[list[str]] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(default=now)
     places: Mapped[list[list[Any]] | None] = mapped_column(JSON, default=None)
     """Each seat's ``[place, shared]`` (place 0 first; shared: tied with another side)."""

@@ -51,9 +51,10 @@ class Doors(Part):
     async def connect(self, ws: Socket, table_id: str, token: str | None,
                       address: str, viewer: Player | None = None,
                       invite: str | None = None) -> None:
-        """Serve one WebSocket: a seat (with its token) or a spectator (without; at a
-        private table, with its ``invite`` secret); ``viewer``: who is signed in on it,
-        which a spectator needs to chat."""
+        """Serve one WebSocket: a seat (with its token, or without when ``viewer``, who
+        is signed in on it, is the account seated there: a member's seat follows them to
+        any device) or a spectator (at a private table, with its ``invite`` secret; signed
+        in to chat)."""
         async with self.hub.allowance.opened(ws, address) as room:
             if room:
                 await self.serve(ws, table_id, token, address, viewer, invite)
@@ -72,7 +73,9 @@ class Doors(Part):
         if live is None:
             await refuse(ws, 4404, f"no open table {table_id!r}")
             return
-        seat = None if token is None else live.table.seat_of(token)
+        seat = live.table.seat_of(token) if token is not None else None if (
+            viewer is None or viewer.account is None
+        ) else live.table.seat_of_account(viewer.account)
         logs.SEAT.set(seat)
         if token is not None and seat is None:
             await refuse(ws, 4403, "this token opens no seat at this table")
@@ -81,7 +84,7 @@ class Doors(Part):
         if account is not None and await self.hub.read(self.hub.store.banned, account):
             await refuse(ws, BANNED, "this account is banned")
             return
-        if token is None and not live.table.may_watch(invite):
+        if seat is None and not live.table.may_watch(invite):
             await refuse(ws, 4403, "this table is private: watch it through its invite link")
             return
         allowance = self.hub.allowance

@@ -241,25 +241,22 @@ class Hub:
 
     async def seat_together(self, spec: CreateTable, players: dict[int, Player],
                             creator: str | None = None, deck: FairDeck | None = None,
-                            table_id: str | None = None, tokens: dict[int, str] | None = None,
-                            ) -> tuple[Table, dict[int, str]]:
+                            table_id: str | None = None) -> tuple[Table, dict[int, str]]:
         """A new table with ``players`` in their seats at once (a quick match's, sought
-        from the address ``creator``; a tournament's, under the id and with the seats'
-        ``tokens`` it reserved, a duplicate board's dealt from its ``deck``): the table
-        and each seat's token."""
-        return await self._made(spec, players, creator, deck, table_id, tokens)
+        from the address ``creator``; a tournament's, under the id it reserved, a
+        duplicate board's dealt from its ``deck``): the table and each seat's token."""
+        return await self._made(spec, players, creator, deck, table_id)
 
     async def _made(self, spec: CreateTable, players: dict[int, Player],
                     creator: str | None, deck: FairDeck | None = None,
-                    table_id: str | None = None, given: dict[int, str] | None = None,
-                    ) -> tuple[Table, dict[int, str]]:
+                    table_id: str | None = None) -> tuple[Table, dict[int, str]]:
         if spec.rated and not (players and all(p.rated for p in players.values())):
             raise TableError("rated", "a rated game is for players who signed up")
         seats = [Seat("bot", level=s.level) if isinstance(s, BotSeat) else Seat("human")
                  for s in spec.seats]
         for number, player in players.items():
             seats[number].take(player, None)
-        tokens = seat_tokens(seats, players, given)
+        tokens = seat_tokens(seats, players)
         delay = self.settings.bot_delay if spec.bot_delay is None else spec.bot_delay
         if all(s.kind == "bot" for s in seats):
             delay = max(delay, self.settings.bot_only_delay)

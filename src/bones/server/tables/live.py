@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -116,12 +116,9 @@ class Live:
                 task.cancel()
 
 
-def seat_tokens(seats: list[Seat], numbers: Iterable[int],
-                given: Mapping[int, str] | None = None) -> dict[int, str]:
-    """A new token for each of these seats (or the one ``given``, made and kept before
-    the table), the seat keeping its hash."""
-    tokens = {number: (given or {}).get(number) or secrets.token_urlsafe(24)
-              for number in numbers}
+def seat_tokens(seats: list[Seat], numbers: Iterable[int]) -> dict[int, str]:
+    """A new token for each of these seats, the seat keeping its hash."""
+    tokens = {number: secrets.token_urlsafe(24) for number in numbers}
     for number, token in tokens.items():
         seats[number].token_hash = hash_token(token)
     return tokens

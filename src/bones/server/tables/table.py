@@ -138,6 +138,18 @@ class Table:
                 return number
         return None
 
+    def seat_of_account(self, account: int) -> int | None:
+        """The seat ``account`` sits in, if any: a member's seat is theirs on any device
+        they are signed in on, without its token.
+
+        >>> table = Table("t", Rules.preset("draw"), [Seat("human", name="Ann", account_id=7),
+        ...                                           Seat("bot", level="easy")])
+        >>> table.seat_of_account(7), table.seat_of_account(8)
+        (0, None)
+        """
+        return next((n for n, s in enumerate(self.seats)
+                     if s.kind == "human" and s.account_id == account), None)
+
     # -- changes: each returns the entries to log ----------------------------------------
 
     def join(self, player: Player, token_hash: str, seat: int | None = None,

@@ -32,7 +32,6 @@ go after :data:`STALE` seconds.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -126,14 +125,14 @@ class TournamentGames:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def reserve(self, tournament: str, planned: list[Planned]) -> list[tuple[Planned, list[str]]]:
+    def reserve(self, tournament: str, planned: list[Planned]) -> list[Planned]:
         """Keep each planned table (not made yet) for its accounts (by seat), in a
-        round, on a board, with each seat's token, for its player (kept with their entry
-        too, where :meth:`mine` reads it once the table is made), in one transaction;
-        those kept, with their tokens. A process that stops right after making a table
-        leaves its players their seats. One is refused if any of its players is at a
-        game of the tournament not over (or seated by one planned before it), or if that
-        round's board is reserved for them already."""
+        round, on a board (noted with each player's entry too, where :meth:`mine` reads
+        it once the table is made), in one transaction; those kept. A process that stops
+        right after making a table leaves its players their seats (theirs by their
+        account: no token is kept). One is refused if any of its players is at a game of
+        the tournament not over (or seated by one planned before it), or if that round's
+        board is reserved for them already."""
         with Session(self.engine) as session, session.begin():
             rows = session.execute(select(TournamentGameRow.accounts, GameRow.table_id)
                                    .outerjoin(GameRow, GameRow.table_id ==
@@ -152,16 +151,15 @@ class TournamentGames:
                         plan.round, plan.board, frozenset(plan.accounts)) in drawn:
                     continue
                 taken |= set(plan.accounts)
-                tokens = [secrets.token_urlsafe(24) for _ in plan.accounts]
-                kept.append((plan, tokens))
+                kept.append(plan)
                 session.add(TournamentGameRow(
                     table_id=plan.table, tournament_id=tournament, accounts=plan.accounts,
-                    tokens=tokens, created=now(), round=plan.round, board=plan.board))
+                    created=now(), round=plan.round, board=plan.board))
                 for seat, account in enumerate(plan.accounts):
                     session.execute(update(EntryRow).where(
                         EntryRow.tournament_id == tournament,
                         EntryRow.account_id == account).values(
-                        table_id=plan.table, seat=seat, token=tokens[seat]))
+                        table_id=plan.table, seat=seat))
             return kept
 
     def unmade(self, tournament: str, table: str | None = None) -> None:
@@ -187,7 +185,7 @@ class TournamentGames:
             key = f"bye-{tournament}-{round_}"
             if session.get(TournamentGameRow, key) is None:
                 session.add(TournamentGameRow(
-                    table_id=key, tournament_id=tournament, accounts=[account], tokens=[],
+                    table_id=key, tournament_id=tournament, accounts=[account],
                     created=now(), places=[[0, False]], settled=now(), round=round_))
 
     def settle(self, tournament: str) -> list[int]:
@@ -262,19 +260,20 @@ class TournamentGames:
             session.expunge_all()
         return rows
 
-    def mine(self, tournament: str, account: int) -> tuple[str, int, str] | None:
+    def mine(self, tournament: str, account: int) -> tuple[str, int] | None:
         """The player's game being played (made, and not over: over, it is not theirs to
-        play even before its result is taken in): its table, their seat and its token."""
+        play even before its result is taken in): its table and their seat, which their
+        socket takes signed in to their account."""
         with Session(self.engine) as session:
-            found = session.execute(select(EntryRow.table_id, EntryRow.seat, EntryRow.token)
+            found = session.execute(select(EntryRow.table_id, EntryRow.seat)
                                     .join(TableRow, TableRow.id == EntryRow.table_id)
                                     .outerjoin(GameRow, GameRow.table_id == EntryRow.table_id)
                                     .where(EntryRow.tournament_id == tournament,
                                            EntryRow.account_id == account,
                                            GameRow.table_id.is_(None))).first()
-        if found is None or found.table_id is None or found.seat is None or found.token is None:
+        if found is None or found.table_id is None or found.seat is None:
             return None
-        return found.table_id, found.seat, found.token
+        return found.table_id, found.seat
 
 
 def _missed(session: Session, tournament: str, idle: list[int], played: list[int]) -> list[int]:

@@ -232,34 +232,34 @@ class Runner:
 
     async def _seat(self, info: TournamentInfo, planned: list[Planned],
                     people: dict[int, Player], decks: dict[str, FairDeck | None]) -> None:
-        """The tables planned, reserved as the tournament's games first with their seats'
-        tokens, all in one transaction (refused: their players are seated already, by
-        another process), made at once, and told to their players."""
+        """The tables planned, reserved as the tournament's games first, all in one
+        transaction (refused: their players are seated already, by another process),
+        made at once, and told to their players with their seats' tokens (kept nowhere:
+        a player's seat is theirs by their account)."""
         kept = await self.hub.write(self.games.reserve, info.id, planned)
-        made = await asyncio.gather(*(self._made(info, plan, tokens, people,
-                                                 decks.get(plan.table))
-                                      for plan, tokens in kept))
-        for (plan, tokens), done in zip(kept, made, strict=True):
-            if not done:
+        made = await asyncio.gather(*(self._made(info, plan, people, decks.get(plan.table))
+                                      for plan in kept))
+        for plan, tokens in zip(kept, made, strict=True):
+            if tokens is None:
                 continue
-            for seat, (account, token) in enumerate(zip(plan.accounts, tokens, strict=True)):
+            for seat, account in enumerate(plan.accounts):
                 await self.notices.push(account, PairedMessage(
-                    tournament=info.id, table=plan.table, seat=seat, token=token
+                    tournament=info.id, table=plan.table, seat=seat, token=tokens[seat]
                 ).model_dump_json())
 
-    async def _made(self, info: TournamentInfo, plan: Planned, tokens: list[str],
-                    people: dict[int, Player], deck: FairDeck | None) -> bool:
-        """A reserved table made with its seats' tokens; whether it was (not: its
+    async def _made(self, info: TournamentInfo, plan: Planned, people: dict[int, Player],
+                    deck: FairDeck | None) -> dict[int, str] | None:
+        """A reserved table made: its seats' tokens (none: it could not be, and its
         reservation is let go)."""
         try:
-            await self.hub.seat_together(
+            _, tokens = await self.hub.seat_together(
                 info.table, {n: people[a] for n, a in enumerate(plan.accounts)}, deck=deck,
-                table_id=plan.table, tokens=dict(enumerate(tokens)))
+                table_id=plan.table)
         except (TableError, Unavailable) as error:
             log.warning("a tournament's table could not be made: %s", error)
             await self.hub.write(self.games.unmade, info.id, plan.table)
-            return False
-        return True
+            return None
+        return tokens
 
     async def _arena(self, info: TournamentInfo) -> None:
         until = ends(info)
