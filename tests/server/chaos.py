@@ -11,7 +11,6 @@ or doubled) and name no tile its seat could not know.
 
 from __future__ import annotations
 
-import contextlib
 import random
 import statistics
 import threading
@@ -23,10 +22,12 @@ from typing import Any
 
 import httpx
 import redis
+from sqlalchemy import create_engine, func, select
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from bones import Match
 from bones.server.sites.cluster import UNFINISHED
+from bones.server.store.schema import EventRow, TableRow
 from tests.server.knowledge import check_message
 from tests.server.live import Message, Server, Worker, in_threads, play_out
 
@@ -50,9 +51,13 @@ class Report:
     kills: list[str] = field(default_factory=list)
     handovers: list[float] = field(default_factory=list)
     """Seconds from killing an app process until every table it held had a new holder."""
-    next_moves: list[float] = field(default_factory=list)
+    next_moves: list[tuple[float, float]] = field(default_factory=list)
     """Seconds from killing an app process until each table it held (and still open)
-    stored its next move: what its players waited."""
+    stored its next move (what its players waited), and how long that turn had waited
+    already at the kill (a bot's decision under way, a player thinking)."""
+    control: list[tuple[float, float]] = field(default_factory=list)
+    """The same for the tables other processes held at that moment: what a turn takes
+    on this loaded machine anyway."""
     returns: int = 0
     """Times a client's socket dropped and it came back through another process."""
     lost_joins: int = 0
@@ -73,10 +78,20 @@ class Report:
                f"median {statistics.median(self.handovers):.2f} s, max {over:.2f} s "
                f"over {len(self.handovers)} kills"),
             "the next move of a table held by the killed process: "
-            + ("none" if not self.next_moves else
-               f"median {statistics.median(self.next_moves):.2f} s, max "
-               f"{max(self.next_moves):.2f} s over {len(self.next_moves)} tables"),
+            + _waits(self.next_moves),
+            "the next move of a table another process held then (control): "
+            + _waits(self.control),
         ]
+
+
+def _waits(moves: list[tuple[float, float]]) -> str:
+    if not moves:
+        return "none"
+    waits = sorted(after for after, _ in moves)
+    slowest = max(moves)
+    return (f"median {statistics.median(waits):.2f} s, 90th percentile "
+            f"{waits[int(0.9 * (len(waits) - 1))]:.2f} s, max {slowest[0]:.2f} s over "
+            f"{len(waits)} tables (its turn had begun {slowest[1]:.2f} s before the kill)")
 
 
 def running(servers: list[Server]) -> list[Server]:
@@ -90,6 +105,7 @@ class Site:
 
     def __init__(self, db: str, redis_url: str, leave_after: float = 60.0) -> None:
         self.redis_url = redis_url
+        self.store = create_engine(db)
         flags = {"redis": redis_url, "bot-workers": 0}
         self.servers = [Server(db, leave_after=leave_after, limits=flags) for _ in range(3)]
         self.workers: list[Worker] = []
@@ -105,6 +121,7 @@ class Site:
             server.stop()
         for worker in self.workers:
             worker.stop()
+        self.store.dispose()
 
     def alive(self) -> list[Server]:
         return running(self.servers)
@@ -221,34 +238,35 @@ def _unheld(client: redis.Redis, keys: list[str], dead: int) -> bool:
     return any(pid in (None, dead) for pid in _holders(client, open_keys).values())
 
 
-def _shown(site: Site, table: str) -> tuple[str, int] | None:
-    """A table's status and last stored entry, as a live process shows it (none if no
-    answer came)."""
-    with contextlib.suppress(httpx.HTTPError, IndexError, KeyError, ValueError):
-        shown = httpx.get(f"{running(site.servers)[0].url}/api/tables/{table}",
-                          timeout=5).json()
-        return str(shown["status"]), int(shown["seq"])
-    return None
+def _stored(site: Site, tables: list[str]) -> dict[str, tuple[int, float]]:
+    """Each table of ``tables`` still open in the store: its last stored entry, and
+    when it was stored (the epoch's seconds)."""
+    with site.store.connect() as connection:
+        rows = connection.execute(
+            select(EventRow.table_id, func.max(EventRow.seq), func.max(EventRow.at))
+            .join(TableRow, TableRow.id == EventRow.table_id)
+            .where(EventRow.table_id.in_(tables), TableRow.finished.is_(None))
+            .group_by(EventRow.table_id)).all()
+    return {table: (seq, at.timestamp()) for table, seq, at in rows}
 
 
-def _seqs(site: Site, tables: list[str]) -> dict[str, int]:
-    """Each table of ``tables`` being played, and its last stored entry."""
-    shown = {table: _shown(site, table) for table in tables}
-    return {table: at[1] for table, at in shown.items()
-            if at is not None and at[0] in ("playing", "between")}
-
-
-def _next_moves(site: Site, seqs: dict[str, int], killed: float) -> list[float]:
-    """Seconds from ``killed`` until each table of ``seqs`` showed a later entry (its
-    next move, or its end), as a live process reads it; up to a minute."""
+def _next_moves(site: Site, before: dict[str, tuple[int, float]], killed: float
+                ) -> dict[str, tuple[float, float]]:
+    """For each table of ``before`` (its last stored entry then): seconds from
+    ``killed`` until it stored a later one (its next move, or its end), up to a minute,
+    and how long its turn had waited already when the process was killed."""
     waited: dict[str, float] = {}
-    while len(waited) < len(seqs) and time.monotonic() - killed < 60:
-        for table, seq in seqs.items():
-            now = None if table in waited else _shown(site, table)
-            if now is not None and (now[1] > seq or now[0] not in ("playing", "between")):
-                waited[table] = time.monotonic() - killed
+    while len(waited) < len(before) and time.time() - killed < 60:
+        with site.store.connect() as connection:
+            now = dict(connection.execute(
+                select(EventRow.table_id, func.max(EventRow.seq))
+                .where(EventRow.table_id.in_(set(before) - set(waited)))
+                .group_by(EventRow.table_id)).all())
+        for table, (seq, _) in before.items():
+            if table not in waited and now.get(table, seq) > seq:
+                waited[table] = time.time() - killed
         time.sleep(0.05)
-    return list(waited.values())
+    return {table: (after, killed - before[table][1]) for table, after in waited.items()}
 
 
 def _havoc(site: Site, every: float, stop: threading.Event, report: Report,
@@ -268,9 +286,10 @@ def _kill_and_restart(site: Site, every: float, stop: threading.Event, report: R
         if victim < len(site.servers):
             server = site.servers[victim]
             assert server.process is not None
-            held = [k for k, pid in _holders(client).items() if pid == server.process.pid]
-            seqs = _seqs(site, [k.rsplit(":", 1)[1] for k in held])
-            killed = time.monotonic()
+            holders = _holders(client)
+            held = [k for k, pid in holders.items() if pid == server.process.pid]
+            before = _stored(site, [k.rsplit(":", 1)[1] for k in holders])
+            killed, at = time.monotonic(), time.time()
             server.kill()
             report.kills.append("app")
             while (held and time.monotonic() - killed < 60
@@ -278,7 +297,10 @@ def _kill_and_restart(site: Site, every: float, stop: threading.Event, report: R
                 time.sleep(0.05)
             if held:
                 report.handovers.append(time.monotonic() - killed)
-            report.next_moves += _next_moves(site, seqs, killed)
+            moved = _next_moves(site, before, at)
+            ours = {k.rsplit(":", 1)[1] for k in held}
+            report.next_moves += [m for table, m in moved.items() if table in ours]
+            report.control += [m for table, m in moved.items() if table not in ours]
             server.start()
         else:
             index = victim - len(site.servers)

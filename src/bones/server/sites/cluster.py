@@ -10,10 +10,13 @@ and the process drops the table.
 
 A socket may reach any process. When another process holds the table, this one relays:
 it passes the client's frames to the holder and the holder's messages back, through
-each process's Redis channel (``bones:proc:{name}``). When a holder dies its leases run
-out, the other processes (each looks every ``RENEW`` seconds for unfinished tables
-nobody has held for ``GRACE`` seconds) take its tables from the store, and the relays
-close their sockets with 1012 so the clients come back, to the new holder. The same
+each process's Redis channel (``bones:proc:{name}``). A killed process's connections
+close at once, so nobody listens on its channel any more: the others, looking twice a
+second, see it die within a second, free the tables it held (``bones:held:{name}``) and
+take them from the store, and the relays close their sockets with 1012 so the clients
+come back, to the new holder. Should a holder be cut off from Redis instead, its leases
+run out, and the others (each looks every ``RENEW`` seconds for unfinished tables nobody
+has held for ``GRACE`` seconds) take its tables the same way. The same
 channels carry the few calls one process makes of another (joining a seat, a table's
 information).
 
@@ -34,6 +37,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
@@ -59,24 +63,48 @@ SITE = "bones:site"
 """A key every process sets and none lets expire: Redis without it has lost what it held
 (a restart without its data), and the processes list the store's tables in it again."""
 UNFINISHED, LISTING, LOBBY = "bones:unfinished", "bones:listing", "bones:lobby"
+PROCESSES = "bones:processes"
+"""The site's processes, each scored by its last sign of life (ms): those to watch for a
+death."""
+HELD = 60.0
+"""Seconds a process's list of the tables it holds (``bones:held:{name}``, written again
+at each renewal) outlives it: long enough for the others to see it die and free them."""
 _NOW = "local t = redis.call('time') local now = t[1] * 1000 + math.floor(t[2] / 1000)"
 _RENEW = _NOW + """
 local kept = {}
-for i = 2, #KEYS do
+redis.call('del', KEYS[2])
+for i = 3, #KEYS do
   local holder = redis.call('get', KEYS[i])
   if holder == ARGV[1] or (not holder and redis.call('set', KEYS[i], ARGV[1], 'NX')) then
     redis.call('pexpire', KEYS[i], ARGV[2])
     redis.call('zadd', KEYS[1], 'XX', now + ARGV[2], ARGV[i + 1])
-    kept[#kept + 1] = i - 1
+    redis.call('sadd', KEYS[2], ARGV[i + 1])
+    kept[#kept + 1] = i - 2
   end
 end
+redis.call('pexpire', KEYS[2], ARGV[3])
 return kept"""
 _CLAIM = _NOW + """
 if redis.call('set', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
   redis.call('zadd', KEYS[1], 'XX', now + ARGV[2], ARGV[3])
+  redis.call('sadd', KEYS[3], ARGV[3])
+  redis.call('pexpire', KEYS[3], ARGV[4])
   return 1
 end
 return 0"""
+_REAP = """
+local freed = {}
+for i = 3, #ARGV do
+  local held = ARGV[2] .. ARGV[i]
+  for _, id in ipairs(redis.call('smembers', held)) do
+    if redis.call('get', ARGV[1] .. id) == ARGV[i] then
+      redis.call('del', ARGV[1] .. id)
+      if redis.call('zadd', KEYS[1], 'XX', 'CH', 0, id) == 1 then freed[#freed + 1] = id end
+    end
+  end
+  redis.call('del', held)
+end
+return freed"""
 _ORPHANS = _NOW + """
 local found = {}
 for _, id in ipairs(redis.call('zrangebyscore', KEYS[1], '-inf', now - ARGV[2])) do
@@ -87,6 +115,7 @@ _CLOSED = """
 redis.call('zrem', KEYS[1], ARGV[1])
 if redis.call('hdel', KEYS[2], ARGV[1]) == 1 then redis.call('publish', KEYS[3], '') end"""
 _RELEASE = """
+redis.call('srem', KEYS[2], ARGV[2])
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0"""
 
@@ -108,6 +137,7 @@ def connect(url: str, decode: bool = True) -> aioredis.Redis:
 
 
 _LEASE = "bones:lease:"
+_HELD = "bones:held:"
 
 
 def _lease(table_id: str) -> str:
@@ -175,8 +205,14 @@ class Cluster:
         self._lobby = heard(self.redis, LOBBY)
         self._closed = self.redis.register_script(_CLOSED)
         self._release = self.redis.register_script(_RELEASE)
+        self._reap = self.redis.register_script(_REAP)
+        self._held = _HELD + self.me
+        self._silent: set[str] = set()
+        """Processes whose channel nobody listened on at the last look."""
         self.boxes: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         """Messages for each relayed socket here: the holder's, to pass to the client."""
+        self.owners: dict[str, str] = {}
+        """The holder each socket relayed here is relayed to."""
         self.remotes: dict[str, RemoteSocket] = {}
         """Sockets on other processes of tables held here."""
         self.calls: dict[str, asyncio.Future[Any]] = {}
@@ -189,8 +225,9 @@ class Cluster:
 
     async def claim(self, table_id: str) -> bool:
         """Hold the table, if nobody does."""
-        return bool(await self._claim(keys=[UNFINISHED, _lease(table_id)],
-                                      args=[self.me, int(LEASE * 1000), table_id]))
+        return bool(await self._claim(keys=[UNFINISHED, _lease(table_id), self._held],
+                                      args=[self.me, int(LEASE * 1000), table_id,
+                                            int(HELD * 1000)]))
 
     async def owner(self, table_id: str) -> str | None:
         return cast(str | None, await self.redis.get(_lease(table_id)))
@@ -199,14 +236,16 @@ class Cluster:
         """Renew this process's leases; the tables whose lease it no longer holds."""
         if not table_ids:
             return []
-        kept = await self._renew(keys=[UNFINISHED, *[_lease(t) for t in table_ids]],
-                                 args=[self.me, int(LEASE * 1000), *table_ids])
+        kept = await self._renew(keys=[UNFINISHED, self._held,
+                                       *[_lease(t) for t in table_ids]],
+                                 args=[self.me, int(LEASE * 1000), int(HELD * 1000),
+                                       *table_ids])
         held = {table_ids[i - 1] for i in kept}
         return [t for t in table_ids if t not in held]
 
     async def release(self, table_id: str) -> None:
         with contextlib.suppress(redis.RedisError):
-            await self._release(keys=[_lease(table_id)], args=[self.me])
+            await self._release(keys=[_lease(table_id), self._held], args=[self.me, table_id])
 
     async def orphans(self) -> list[str]:
         """Unfinished tables nobody holds: those whose lease ran out, and those listed
@@ -256,16 +295,41 @@ class Cluster:
         self._spawn(self._post())
 
     async def beat(self) -> None:
-        """This process is alive (for ``LEASE`` seconds)."""
-        await self.redis.set(f"bones:alive:{self.me}", 1, px=int(LEASE * 1000))
+        """This process is alive, listed among the site's (those gone quiet for
+        :data:`HELD` seconds are forgotten)."""
+        at = int(time.time() * 1000)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(PROCESSES, {self.me: at})
+        pipe.zremrangebyscore(PROCESSES, "-inf", at - int(HELD * 1000))
+        await pipe.execute()
 
-    async def alive(self, processes: set[str]) -> set[str]:
-        """Those of ``processes`` still alive."""
-        names = list(processes)
-        if not names:
-            return set()
-        seen = await self.redis.mget([f"bones:alive:{p}" for p in names])
-        return {p for p, s in zip(names, seen, strict=True) if s is not None}
+    async def dead(self) -> set[str]:
+        """The site's processes found dead: nobody listened on their channel at this
+        look nor at the last. A killed process's connections close at once, so its
+        death is known within two looks, not when its leases run out; the tables it
+        held are freed then (their leases deleted), for whoever takes them first. A
+        process wrongly thought dead (its channel's connection lost for a moment) loses
+        its tables as it would by a lapsed lease: the store's log fences its writes."""
+        names = [n for n in cast(list[str], await self.redis.zrange(PROCESSES, 0, -1))
+                 if n != self.me]
+        counts = dict(await self.redis.pubsub_numsub(*map(_channel, names))) if names else {}
+        silent = {n for n in names if not counts.get(_channel(n))}
+        dead, self._silent = silent & self._silent, silent
+        if dead:
+            await self._reap(keys=[UNFINISHED], args=[_LEASE, _HELD, *sorted(dead)])
+        return dead
+
+    def bury(self, dead: set[str]) -> None:
+        """Let go of the sockets that went through processes now ``dead``: a client
+        relayed to a dead holder is closed with 1012 (it comes back, to the table's new
+        holder), and a socket relayed here by a dead process is gone."""
+        for conn, owner in list(self.owners.items()):
+            if owner in dead and conn in self.boxes:
+                self.boxes[conn].put_nowait({"kind": "close", "code": 1012, "reason":
+                                             "the table's server stopped: reconnect"})
+        for remote in list(self.remotes.values()):
+            if remote.relay in dead:
+                remote.inbox.put_nowait({"type": "websocket.disconnect"})
 
     def send(self, process: str, message: dict[str, Any]) -> None:
         """Post a message to ``process``: it goes out with the others posted meanwhile,
@@ -289,7 +353,8 @@ class Cluster:
 
     async def call(self, process: str, method: str, timeout: float = 5.0,
                    **args: Any) -> Any:
-        """Ask ``process`` to do something; its answer, or its error raised here."""
+        """Ask ``process`` to do something; its answer, or its error raised here (no
+        answer in ``timeout`` seconds, as when it died: ``CallError`` ``unavailable``)."""
         call_id = secrets.token_hex(8)
         answer = self.calls[call_id] = asyncio.get_running_loop().create_future()
         try:
@@ -297,6 +362,9 @@ class Cluster:
                                 "method": method, "args": args})
             async with asyncio.timeout(timeout):
                 return await answer
+        except TimeoutError:
+            raise CallError("the server holding the table did not answer; try again",
+                            "unavailable") from None
         finally:
             self.calls.pop(call_id, None)
 
@@ -366,6 +434,7 @@ class Cluster:
         who is signed in on the socket; ``invite``: the private table's secret it gave."""
         conn = secrets.token_hex(8)
         box = self.boxes[conn] = asyncio.Queue()
+        self.owners[conn] = owner
         try:
             self.send(owner, {"kind": "open", "conn": conn, "from": self.me,
                               "table": table_id, "token": token, "address": address,
@@ -378,7 +447,7 @@ class Cluster:
             # Either side closing ends the relay: a socket gone mid-send is no error.
             await asyncio.gather(inward, outward, return_exceptions=True)
         finally:
-            del self.boxes[conn]
+            del self.boxes[conn], self.owners[conn]
             self.send(owner, {"kind": "gone", "conn": conn})
 
     async def _inward(self, ws: Socket, owner: str, conn: str) -> None:
@@ -409,7 +478,7 @@ class Cluster:
         for task in list(self._tasks):
             task.cancel()
         with contextlib.suppress(Exception):
-            await self.redis.delete(f"bones:alive:{self.me}")
+            await self.redis.zrem(PROCESSES, self.me)
 
 
 class CallError(Exception):

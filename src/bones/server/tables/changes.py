@@ -100,9 +100,11 @@ class Changes(Part):
 
     async def act(self, live: Live,
                    change: Callable[[], tuple[list[Entry], list[Action]]],
-                   conn: Conn | None, start: float | None, seq: int | None = None) -> None:
+                   conn: Conn | None, start: float | None, seq: int | None = None,
+                   logged: int | None = None) -> None:
         async with live.lock:
-            if seq is not None and live.table.seq != seq:
+            if (seq is not None and live.table.seq != seq) or (
+                    logged is not None and live.table.logged != logged):
                 return  # the table moved on while a bot thought or a timer ran
             try:
                 entries, actions = change()

@@ -15,12 +15,16 @@ from bones.server.sites.cluster import RENEW, CallError, Elsewhere, RemoteSocket
 from bones.server.tables import endings, showing
 from bones.server.tables.live import Live, Part
 from bones.server.tables.seats import TableError
+from bones.server.tables.settings import Unavailable
 from bones.server.tables.table import Table
 
 __all__ = ["Holding"]
 
 log = logging.getLogger("bones.server")
 T = TypeVar("T")
+
+WATCH = 0.5
+"""Seconds between two looks for dead processes: a death is known in one to two."""
 
 
 class Holding(Part):
@@ -79,9 +83,9 @@ class Holding(Part):
     async def keep(self) -> None:
         """Every second: show this process is alive, list the tables again if Redis lost
         them, renew its leases (taking back those that ran out while Redis was away,
-        dropping those another process took), take tables nobody holds, and let go of
-        sockets whose relaying process died. A failure (Redis away) is tried again the
-        next second: the tables held here play on meanwhile."""
+        dropping those another process took), and take tables nobody holds. A failure
+        (Redis away) is tried again the next second: the tables held here play on
+        meanwhile."""
         assert self.hub.cluster is not None
         cluster = self.hub.cluster
         while True:
@@ -98,17 +102,34 @@ class Holding(Part):
                     log.warning("table %s: its lease is gone; another process runs it",
                                 table_id)
                     await self.hub.sweeping.drop(table_id, release=False)
-                for table_id in await cluster.orphans():
-                    with contextlib.suppress(Elsewhere):
-                        await self.live(table_id)
-                relays = {r.relay for r in cluster.remotes.values()}
-                dead = relays - await cluster.alive(relays)
-                for remote in list(cluster.remotes.values()):
-                    if remote.relay in dead:
-                        remote.inbox.put_nowait({"type": "websocket.disconnect"})
+                await self.take_orphans()
             except Exception:
                 log.exception("keeping this process's tables failed")
             await asyncio.sleep(RENEW)
+
+    async def watch(self) -> None:
+        """Every :data:`WATCH` seconds: look for processes that died (``Cluster.dead``);
+        take the tables they held, and let go of the sockets relayed through them, at
+        once (a killed holder's tables play on in about a second, not when its leases
+        run out)."""
+        assert self.hub.cluster is not None
+        cluster = self.hub.cluster
+        while True:
+            try:
+                dead = await cluster.dead()
+                if dead:
+                    cluster.bury(dead)
+                    await self.take_orphans()
+            except Exception:
+                log.exception("watching the site's processes failed")
+            await asyncio.sleep(WATCH)
+
+    async def take_orphans(self) -> None:
+        """Take the tables nobody holds (each goes to the first process that claims it)."""
+        assert self.hub.cluster is not None
+        for table_id in await self.hub.cluster.orphans():
+            with contextlib.suppress(Elsewhere):
+                await self.live(table_id)
 
     # -- connections ---------------------------------------------------------------------
 
@@ -177,4 +198,6 @@ def _uncalled(error: CallError) -> Exception:
         return ValueError(str(error))
     if error.code == "missing":
         return KeyError(str(error))
+    if error.code == "unavailable":
+        return Unavailable(str(error))
     return TableError(error.code, str(error))

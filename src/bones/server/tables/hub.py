@@ -143,6 +143,7 @@ class Hub:
         """Tells a player of a rematch offered at a table they played (the app's notices
         set it)."""
         self._keeper: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._loading: dict[str, asyncio.Future[Live | None]] = {}
         """Tables being read back from the store, for those who ask meanwhile."""
@@ -180,6 +181,7 @@ class Hub:
             await self.cluster.forgotten()
             await self.cluster.opened(*await self.read(self.store.open_ids))
             self._keeper = asyncio.create_task(self.holding.keep())
+            self._watcher = asyncio.create_task(self.holding.watch())
         else:
             await self._restore_all()
         self._sweeper = asyncio.create_task(self.sweeping.run())
@@ -212,7 +214,7 @@ class Hub:
 
     async def close(self) -> None:
         """Stop; with other processes, hand this one's tables over to them at once."""
-        for task in (self._sweeper, self._keeper, self._timer):
+        for task in (self._sweeper, self._keeper, self._watcher, self._timer):
             if task is not None:
                 task.cancel()
         for table_id in list(self.tables):
@@ -414,7 +416,9 @@ class Hub:
             try:
                 return TableInfo.model_validate(
                     await self.cluster.call(away.owner, "info", table=table_id))
-            except CallError:
+            except CallError as error:
+                if error.code == "unavailable":
+                    raise Unavailable(str(error)) from None
                 return None
         return None if live is None else showing.info(live.table)
 

@@ -77,6 +77,9 @@ class Live:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Conn] = field(default_factory=set)
     turn_task: asyncio.Task[None] | None = None
+    bot_turn: tuple[int, int] | None = None
+    """The seat and the log's length (``Table.logged``) a seated bot's move under way is
+    for: its thinking goes on while only who is at the table changes."""
     away: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     bots: dict[tuple[int, str], Bot] = field(default_factory=dict)
     buckets: dict[int, Bucket] = field(default_factory=dict)

@@ -29,24 +29,32 @@ class Turns(Part):
 
     def schedule(self, live: Live) -> None:
         """Set going whatever the table now waits for that no human will do; after a
-        refused write, only after a pause that grows with each refusal."""
+        refused write, only after a pause that grows with each refusal. A seated bot's
+        move under way for the same position goes on: players coming and going (all of
+        them at once, when their table moved to another process) do not send its
+        thinking to the back of the workers' queue again and again."""
+        table = live.table
+        seat = table.turn if table.status == "playing" else None
+        bot = None if seat is None or table.seats[seat].kind != "bot" else (seat, table.logged)
+        if bot is not None and bot == live.bot_turn and live.turn_task is not None \
+                and not live.turn_task.done() and not live.failures:
+            return
         if live.turn_task is not None:
             live.turn_task.cancel()
             live.turn_task = None
+        live.bot_turn = bot
         if live.lost:
             return
-        table = live.table
         status = table.status
         pause = min(10.0, 0.25 * 2 ** live.failures) if live.failures else 0.0
         if status == "playing":
-            seat = table.turn
             assert seat is not None
             if table.seats[seat].by_bot:
                 delay = table.bot_delay
                 if live.thinks(seat):
                     delay = max(delay, self.hub.settings.think_floor)
                 live.turn_task = asyncio.create_task(
-                    self.bot_move(live, seat, max(delay, pause), table.seq))
+                    self.bot_move(live, seat, max(delay, pause), table.seq, table.logged))
             elif (left := table.time_left(seat)) is not None:
                 live.turn_task = asyncio.create_task(
                     self.out_of_time(live, seat, max(sum(left), pause), table.seq))
@@ -70,17 +78,23 @@ class Turns(Part):
         await asyncio.sleep(delay)
         await self.hub.changes.act(live, change, None, None, seq)
 
-    async def bot_move(self, live: Live, seat: int, delay: float, seq: int) -> None:
+    async def bot_move(self, live: Live, seat: int, delay: float, seq: int,
+                       logged: int) -> None:
         """The bot starts thinking at once and moves when ``delay`` is up (or when it is
         done, if later): a quick choice is not told apart from a long search. A lone
         legal move is every bot's choice (``Bot.choose``), so it is made here without a
-        view or a worker's job (a third of Kozel's decisions), at the same time."""
+        view or a worker's job (a third of Kozel's decisions), at the same time. A
+        seated bot's move stands while the log is as it was (``logged`` entries);
+        a bot standing in for an away human, while nothing changed (``seq``: the human
+        back, it is theirs again)."""
         logs.TABLE.set(live.table.id)
         logs.SEAT.set(seat)
         loop = asyncio.get_running_loop()
         due = loop.time() + delay
         table = live.table
-        if table.seq != seq or table.match is None:
+        seated = table.seats[seat].kind == "bot"  # else it stands in while its human is away
+        if table.match is None or (seated and table.logged != logged) or (
+                not seated and table.seq != seq):
             return
         rnd = table.match.round
         if len(legal := rnd.legal_moves()) == 1:
@@ -94,9 +108,9 @@ class Turns(Part):
         if (wait := due - loop.time()) > 0:  # a late decision moves in this turn of the loop
             await asyncio.sleep(wait)
         spec = table.seats[seat]
-        by = None if spec.kind == "bot" else "away" if spec.replaced else "clock"
+        by = None if seated else "away" if spec.replaced else "clock"
         await self.hub.changes.act(live, lambda: live.table.play(seat, str(move), by), None, None,
-                                   seq)
+                                   None if seated else seq, logged if seated else None)
 
     async def think(self, level: str, job: Awaitable[T]) -> T:
         """A bot's decision or a hint, timed and counted while it waits."""
@@ -111,7 +125,7 @@ class Turns(Part):
         """A human's move time and bank are spent: a rated match is lost on time; at a
         casual table a bot makes the move for them (and everyone is told)."""
         if not live.table.rated:
-            await self.bot_move(live, seat, delay, seq)
+            await self.bot_move(live, seat, delay, seq, live.table.logged)
             return
         await self.later(delay, live, lambda: (endings.resign(live.table, seat, "time"), []),
                          seq)
