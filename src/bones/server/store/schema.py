@@ -447,6 +447,9 @@ class EntryRow(Base):
     """The player's latest tournament game and their seat (theirs by their account):
     a thousand players asking for their game each read one row."""
     seat: Mapped[int | None] = mapped_column(Integer, default=None)
+    token: Mapped[str | None] = mapped_column(String(64), default=None)
+    """Empty: no seat token is kept. The version before bones 0015's migration wrote it
+    while a site was upgraded process by process; the next migration drops it."""
 
 
 class TournamentGameRow(Base):
@@ -457,6 +460,8 @@ class TournamentGameRow(Base):
     table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
     accounts: Mapped[list[int]] = mapped_column(JSON)
+    tokens: Mapped[list[str] | None] = mapped_column(JSON, default=None)
+    """Empty, as ``EntryRow.token``, and dropped with it."""
     created: Mapped[datetime] = mapped_column(default=now)
     places: Mapped[list[list[Any]] | None] = mapped_column(JSON, default=None)
     """Each seat's ``[place, shared]`` (place 0 first; shared: tied with another side)."""

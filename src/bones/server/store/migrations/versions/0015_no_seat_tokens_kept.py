@@ -1,7 +1,9 @@
 """No seat token kept in the clear: a tournament's games and entries and an accepted
 challenge kept their players' seat tokens, which now follow the account instead (a
-member's seat is theirs on any device signed in). The tokens kept are dropped; the
-tables' seats keep their hashes, as every other seat does.
+member's seat is theirs on any device signed in). The tokens kept are emptied; the
+tables' seats keep their hashes, as every other seat does. The two columns stay a
+release, empty (the version before still writes them while a site is upgraded process
+by process: docs/operating.md), and go with the next migration.
 
 Revision ID: 0015
 Revises: 0014
@@ -19,10 +21,10 @@ CHALLENGES = sa.table("challenges", sa.column("id", sa.String), sa.column("seat"
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("tournament_entries") as altered:
-        altered.drop_column("token")
     with op.batch_alter_table("tournament_games") as altered:
-        altered.drop_column("tokens")
+        altered.alter_column("tokens", existing_type=sa.JSON, nullable=True)
+    op.execute("UPDATE tournament_games SET tokens = NULL")
+    op.execute("UPDATE tournament_entries SET token = NULL")
     bind = op.get_bind()
     for key, seat in bind.execute(sa.select(CHALLENGES.c.id, CHALLENGES.c.seat)
                                   .where(CHALLENGES.c.seat.is_not(None))).all():
@@ -32,7 +34,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.execute("UPDATE tournament_games SET tokens = '[]' WHERE tokens IS NULL")
     with op.batch_alter_table("tournament_games") as altered:
-        altered.add_column(sa.Column("tokens", sa.JSON, nullable=False, server_default="[]"))
-    with op.batch_alter_table("tournament_entries") as altered:
-        altered.add_column(sa.Column("token", sa.String(64)))
+        altered.alter_column("tokens", existing_type=sa.JSON, nullable=False)
