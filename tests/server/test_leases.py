@@ -59,6 +59,38 @@ def test_a_lease_that_runs_out_makes_an_orphan_and_renewal_keeps_it(redis_url: s
     _run(body, redis_url)
 
 
+def test_a_process_nobody_hears_any_more_is_dead_and_its_tables_free_at_once(
+        redis_url: str) -> None:
+    """A killed process's connections close, so nobody listens on its channel: seen so
+    at two looks in a row, it is dead, and its tables are orphans at once, with no wait
+    for their leases to run out; a process that listens is never thought dead, and a
+    process that let a table go has no claim on it any more."""
+    async def body(one: Cluster, two: Cluster) -> None:
+        await one.start()
+        await two.start()
+        for table in ("held", "let go"):
+            assert await one.claim(table)
+        await one.opened("held", "let go")
+        await one.release("let go")
+        assert await two.claim("let go")
+        assert await one.dead() == set() and await two.dead() == set()
+        assert await two.dead() == set(), "one listening is alive, look after look"
+        for task in list(one._tasks):  # as a SIGKILL does: its channel's connection closes
+            task.cancel()
+        await asyncio.gather(*one._tasks, return_exceptions=True)
+        await one._listener.aclose()
+        assert await two.dead() == set(), "silent once: maybe a moment's reconnection"
+        assert await two.orphans() == []
+        assert await two.dead() == {one.me}
+        assert await two.orphans() == ["held"], "its table is free, its lease not run out"
+        assert await two.owner("let go") == two.me, "not the dead one's any more"
+        for task in list(two._tasks):
+            task.cancel()
+        await asyncio.gather(*two._tasks, return_exceptions=True)
+
+    _run(body, redis_url)
+
+
 def test_the_look_reads_only_leases_that_ran_out(redis_url: str) -> None:
     async def body(one: Cluster, two: Cluster) -> None:
         held = [f"t{n}" for n in range(1000)]

@@ -259,8 +259,8 @@ def test_a_rematch_offer_outlives_a_restart(store_url: str) -> None:
     restarted.invites = running.invites  # a private table is watched with its secret
     try:
         again = [restarted.socket(table, t) for t in tokens]
-        seen = again[1].until(lambda m: m["type"] == "state")
-        assert seen["table"]["rematch"] == [0], "the offer was lost"
+        seen = [c.until(lambda m: m["type"] == "state") for c in again]  # both back
+        assert seen[1]["table"]["rematch"] == [0], "the offer was lost"
         again[1].send({"v": 1, "type": "rematch"})
         seats = [c.until(lambda m: m["type"] == "rematch") for c in again]
         assert seats[0]["table"] == seats[1]["table"] != table
