@@ -262,6 +262,25 @@ def test_a_ban_holds_on_every_process_at_once(site: list[Server]) -> None:
     assert quiet.get("/api/me").json()["sanctions"][0]["kind"] == "mute"
 
 
+def test_a_rename_is_shown_at_once_at_a_table_another_process_holds(
+        site: list[Server]) -> None:
+    """"Renames replace the name everywhere it is shown": a moderator at one process
+    renames a player seated at a table another process holds, their socket at a third;
+    the table shows the new name at once, to them and to the others, before its game
+    ends."""
+    first, second, third = site
+    offender, _, table, _, mine, _ = _at_a_table_and_the_lobby(third, second, "Ren")
+    moderator = first.account(_name("Mod"))
+    _admin(first.db, "grant", moderator.get("/api/me").json()["name"], "moderator")
+    renamed = moderator.post(f"/api/mod/players/{offender}/rename",
+                             json={"reason": "offensive"}).json()["name"]
+    shown = mine.until(lambda m: m["type"] == "state"
+                       and m["table"]["seats"][0]["name"] != offender)
+    assert shown["table"]["seats"][0]["name"] == renamed
+    assert shown["table"]["status"] == "playing"
+    assert first.get(f"/api/tables/{table}")["seats"][0]["name"] == renamed
+
+
 def test_the_operators_words_are_refused_in_names_and_chat_and_read_again(
         tmp_path: Path) -> None:
     """``--words``: a TOML file of lists by language; a name holding one (look-alike

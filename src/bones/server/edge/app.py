@@ -71,7 +71,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
     hub = Hub(Store(db), settings)
     analyses = Analyses()
     ratings = hub.ratings
-    presence = Presence(hub.playing_here, hub.settings.redis, hub.expel)
+    presence = Presence(hub.playing_here, hub.settings.redis, hub.expel, hub.renamed)
     lobby = Lobby(hub.public_tables, ratings, hub.chat, hub.blocks, hub.allowance, presence,
                   hub.settings.redis)
     hub.on_listing = lobby.changed

@@ -207,9 +207,12 @@ def community_router(moderation: Moderation, presence: Presence, accounts: Accou
     @router.post("/api/mod/players/{name}/rename",
                  responses={**BAD_BODY, **NOT_A_MODERATOR, **UNKNOWN})
     async def rename(name: str, body: Reason, me: Moderator) -> dict[str, str]:
-        """Force a new name on a player whose name offends."""
-        await not_a_moderator(name)
-        return {"name": await stored(moderation.rename, me.name, name, body.reason)}
+        """Force a new name on a player whose name offends: shown at once at the tables
+        where they sit, at every process."""
+        account = await not_a_moderator(name)
+        new = await stored(moderation.rename, me.name, name, body.reason)
+        await presence.rename(account, new)
+        return {"name": new}
 
     @router.post("/api/mod/chat/{message_id}/delete", status_code=204,
                  responses={**BAD_BODY, **NOT_A_MODERATOR, **UNKNOWN})

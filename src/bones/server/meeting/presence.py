@@ -54,6 +54,9 @@ STALE = 3 * PULSE
 KEY = "bones:presence"
 EXPEL = "bones:expel"
 """The channel on which a ban is said, for every process to close the account's sockets."""
+RENAMED = "bones:renamed"
+"""The channel on which a forced rename is said (``{"account", "name"}``), for every
+process to show the new name at its tables at once."""
 
 
 class Closable(Protocol):
@@ -82,11 +85,13 @@ class Presence:
 
     def __init__(self, playing: Callable[[], Iterable[Playing]],
                  redis_url: str | None = None,
-                 seated: Callable[[int], Awaitable[None]] | None = None) -> None:
+                 seated: Callable[[int], Awaitable[None]] | None = None,
+                 renamed: Callable[[int, str], Awaitable[None]] | None = None) -> None:
         """``playing``: the players connected at this process's tables; ``seated``
-        closes the sockets of an account's seats at them (a ban)."""
+        closes the sockets of an account's seats at them (a ban); ``renamed`` shows an
+        account's new name at them."""
         self.playing = playing
-        self.seated = seated
+        self.seated, self.renamed = seated, renamed
         self.redis = None if redis_url is None else connect(redis_url)
         self.me = secrets.token_hex(6)
         self.sockets: Counter[tuple[str, bool]] = Counter()
@@ -147,14 +152,29 @@ class Presence:
             with suppress(Exception):
                 await ws.close(BANNED, "this account is banned")
 
+    async def rename(self, account: int, name: str) -> None:
+        """Show the account's new name at the tables of every process."""
+        if self.redis is None:
+            if self.renamed is not None:
+                await self.renamed(account, name)
+        else:
+            await self.redis.publish(heard(self.redis, RENAMED),
+                                     json.dumps({"account": account, "name": name}))
+
     async def _listen(self, client: aioredis.Redis) -> None:
-        """Hear the bans said at any process, and close the sockets held here."""
+        """Hear the bans and renames said at any process, and close the sockets, or
+        show the name, held here."""
+        bans = heard(client, EXPEL)
         while True:
             try:
                 pubsub: Any = client.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(heard(client, EXPEL))
+                await pubsub.subscribe(bans, heard(client, RENAMED))
                 async for message in pubsub.listen():
-                    await self._expelled(int(message["data"]))
+                    if message["channel"] == bans:
+                        await self._expelled(int(message["data"]))
+                    elif self.renamed is not None:
+                        said = json.loads(message["data"])
+                        await self.renamed(int(said["account"]), str(said["name"]))
             except redis.RedisError as error:
                 log.warning("bans could not be heard: %s", error)
                 await asyncio.sleep(1)

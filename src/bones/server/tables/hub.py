@@ -433,6 +433,20 @@ class Hub:
                     with contextlib.suppress(Exception):
                         await conn.ws.close(BANNED, "this account is banned")
 
+    async def renamed(self, account: int, name: str) -> None:
+        """The account's seats at this process's tables show its new ``name`` at once
+        (a moderator renamed it; the store has it already), and their players are
+        told."""
+        for live in list(self.tables.values()):
+            seats = [s for s in live.table.seats
+                     if s.kind == "human" and s.account_id == account and s.name != name]
+            if seats:
+                async with live.lock:
+                    for seat in seats:
+                        seat.name = name
+                    live.table.seq += 1
+                    await self.changes.broadcast(live, [])
+
     def playing_here(self) -> Iterator[Playing]:
         """The people connected at this process's tables whose match is on: each one's
         name, the table's id if it is public, its game and its number of players (read
