@@ -172,20 +172,22 @@ def play_through(alive: Callable[[], list[Server]], table: str, token: str | Non
     return last, returns
 
 
-def play_seats(seats: list[tuple[Server, str]], table: str, seed: int,
+def play_seats(seats: list[tuple[Server, str | httpx.Client]], table: str, seed: int,
                timeout: float) -> list[Message | None]:
-    """Each seat (the process its socket goes to, its token) played to the end in a
-    thread of its own, coming back through that process whenever its socket drops, as
-    the page does: a loaded process may lose its lease, and the relays of a table that
-    moved close with 1012. Their last states."""
+    """Each seat (the process its socket goes to, and its token or its player signed
+    in) played to the end in a thread of its own, coming back through that process
+    whenever its socket drops, as the page does: a loaded process may lose its lease,
+    and the relays of a table that moved close with 1012. Their last states."""
     deadline = time.monotonic() + timeout
-    return in_threads([partial(_through, server, table, token, random.Random(seed + i),
-                               deadline) for i, (server, token) in enumerate(seats)])
+    return in_threads([partial(_through, server, table, seat, random.Random(seed + i),
+                               deadline) for i, (server, seat) in enumerate(seats)])
 
 
-def _through(server: Server, table: str, token: str, rng: random.Random,
+def _through(server: Server, table: str, seat: str | httpx.Client, rng: random.Random,
              deadline: float) -> Message | None:
-    return play_through(lambda: [server], table, token, rng, deadline)[0]
+    token, signed_in = (seat, None) if isinstance(seat, str) else (None, seat)
+    return play_through(lambda: [server], table, token, rng, deadline,
+                        signed_in=signed_in)[0]
 
 
 def _human(site: Site, table: str, token: str, seed: int, deadline: float,

@@ -106,7 +106,7 @@ def test_players_who_play_now_at_different_processes_are_seated_together(
     seated = [a.seated(seeks[0]["ticket"], ann), b.seated(seeks[1]["ticket"], ben)]
     assert seated[0]["table"] == seated[1]["table"]
     table = seated[0]["table"]
-    finals = play_seats([(c, seated[0]["token"]), (a, seated[1]["token"])], table, seed=5,
+    finals = play_seats([(c, ann), (a, ben)], table, seed=5,  # seated by their accounts
                         timeout=180)
     assert all(f is not None and f["table"]["status"] == "over" for f in finals)
     assert c.get("/api/profile/Ann")["ratings"][0]["games"] == 1

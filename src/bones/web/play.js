@@ -117,7 +117,7 @@ export class PlayScreen {
 
   seated(m) {
     this.forget();
-    seats.set(m.table, m.seat, m.token, m.invite);
+    seats.set(m.table, m.seat, null, m.invite);  // my account's seat: the socket takes it signed in
     this.go(`/t/${m.table}`);
   }
 

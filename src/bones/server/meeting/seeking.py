@@ -9,9 +9,9 @@ seated). One matcher at a time pairs the tickets
 (:func:`~bones.server.meeting.matching.pair_up`) every :data:`TICK` seconds: in Redis
 the process holding the lease ``bones:seek:lead``. It takes a group's tickets out of the
 queue at once (all or none), makes their table with every seat taken
-(:meth:`Hub.seat_together`), and leaves each member's seat and token with the ticket for
-a while (:data:`~bones.server.meeting.seekbook.KEPT` seconds), where the ticket's
-sockets find it.
+(:meth:`Hub.seat_together`), and leaves each member's seat with the ticket for a while
+(:data:`~bones.server.meeting.seekbook.KEPT` seconds), where the ticket's sockets find it
+(no token: the seat is the member's account's, taken by a socket signed in to it).
 
 A ticket lives while someone watches it: a socket on ``/ws/seek/{ticket}`` or
 ``GET /api/seek/{ticket}`` marks it seen; one unseen for :data:`STALE` seconds is
@@ -151,7 +151,11 @@ class Seeker:
             seats = await self.book.seats(ticket_id)
             if seats is not None:
                 mine = seats.get(str(player.account))
-                return None if mine is None else MatchedMessage(**mine)
+                if mine is None:
+                    return None
+                # field by field: one seated by the version before holds a token too
+                return MatchedMessage(table=mine["table"], seat=mine["seat"],
+                                      invite=mine["invite"])
             ticket = await self.book.get(ticket_id)
             if ticket is not None:
                 break
@@ -271,7 +275,7 @@ class Seeker:
                 public=True, rated=first.rated)
             players = {n: Player(m.name, m.account, m.guest) for n, m in enumerate(seats)
                        if m}
-            table, tokens = await self.hub.seat_together(
+            table, _ = await self.hub.seat_together(
                 spec, players, first.address)
         except Exception:
             log.exception("a quick match's table could not be made; its players wait on")
@@ -279,9 +283,9 @@ class Seeker:
                 await self.book.put(ticket, time.time())
             return 0
         link = invite_link(table)
-        told = {str(players[n].account): MatchedMessage(table=table.id, seat=n, token=token,
+        told = {str(players[n].account): MatchedMessage(table=table.id, seat=n,
                                                          invite=link).model_dump()
-                for n, token in tokens.items()}
+                for n in players}
         now = time.time()
         for ticket in tickets:
             await self.book.seated(ticket.id, told)

@@ -236,12 +236,13 @@ class SeekingMessage(Message):
 
 
 class MatchedMessage(Message):
-    """Your seat at the table a quick match made: keep the token, as from a join."""
+    """Your seat at the table a quick match made: it is your account's, so open the
+    table's socket signed in (the session, or an API token) and it takes the seat; no
+    token is kept for it while the ticket's sockets are told."""
 
     type: Literal["matched"] = "matched"
     table: str
     seat: int
-    token: str
     invite: str
 
 
