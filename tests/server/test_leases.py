@@ -82,6 +82,7 @@ def test_a_process_nobody_hears_any_more_is_dead_and_its_tables_free_at_once(
         assert await two.dead() == set(), "silent once: maybe a moment's reconnection"
         assert await two.orphans() == []
         assert await two.dead() == {one.me}
+        assert await two.dead() == set(), "a death is told once"
         assert await two.orphans() == ["held"], "its table is free, its lease not run out"
         assert await two.owner("let go") == two.me, "not the dead one's any more"
         for task in list(two._tasks):

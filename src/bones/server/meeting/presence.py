@@ -176,7 +176,7 @@ class Presence:
                         said = json.loads(message["data"])
                         await self.renamed(int(said["account"]), str(said["name"]))
             except redis.RedisError as error:
-                log.warning("bans could not be heard: %s", error)
+                log.warning("bans and renames could not be heard: %s", error)
                 await asyncio.sleep(1)
 
     def mine(self) -> list[Someone]:

@@ -93,18 +93,16 @@ if redis.call('set', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then
 end
 return 0"""
 _REAP = """
-local freed = {}
 for i = 3, #ARGV do
   local held = ARGV[2] .. ARGV[i]
   for _, id in ipairs(redis.call('smembers', held)) do
     if redis.call('get', ARGV[1] .. id) == ARGV[i] then
       redis.call('del', ARGV[1] .. id)
-      if redis.call('zadd', KEYS[1], 'XX', 'CH', 0, id) == 1 then freed[#freed + 1] = id end
+      redis.call('zadd', KEYS[1], 'XX', 0, id)
     end
   end
   redis.call('del', held)
-end
-return freed"""
+end"""
 _ORPHANS = _NOW + """
 local found = {}
 for _, id in ipairs(redis.call('zrangebyscore', KEYS[1], '-inf', now - ARGV[2])) do
@@ -209,6 +207,8 @@ class Cluster:
         self._held = _HELD + self.me
         self._silent: set[str] = set()
         """Processes whose channel nobody listened on at the last look."""
+        self._buried: set[str] = set()
+        """Processes found dead already, and silent since."""
         self.boxes: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         """Messages for each relayed socket here: the holder's, to pass to the client."""
         self.owners: dict[str, str] = {}
@@ -304,17 +304,19 @@ class Cluster:
         await pipe.execute()
 
     async def dead(self) -> set[str]:
-        """The site's processes found dead: nobody listened on their channel at this
-        look nor at the last. A killed process's connections close at once, so its
-        death is known within two looks, not when its leases run out; the tables it
-        held are freed then (their leases deleted), for whoever takes them first. A
-        process wrongly thought dead (its channel's connection lost for a moment) loses
-        its tables as it would by a lapsed lease: the store's log fences its writes."""
+        """The site's processes found dead at this look, each once: nobody listened on
+        their channel at this look nor at the last. A killed process's connections close
+        at once, so its death is known within two looks, not when its leases run out;
+        the tables it held are freed then (their leases deleted), for whoever takes them
+        first. A process wrongly thought dead (its channel's connection lost for a
+        moment) loses its tables as it would by a lapsed lease: the store's log fences
+        its writes; heard again, it may be found dead again later."""
         names = [n for n in cast(list[str], await self.redis.zrange(PROCESSES, 0, -1))
                  if n != self.me]
         counts = dict(await self.redis.pubsub_numsub(*map(_channel, names))) if names else {}
         silent = {n for n in names if not counts.get(_channel(n))}
-        dead, self._silent = silent & self._silent, silent
+        dead = silent & self._silent - self._buried
+        self._silent, self._buried = silent, (self._buried | dead) & silent
         if dead:
             await self._reap(keys=[UNFINISHED], args=[_LEASE, _HELD, *sorted(dead)])
         return dead

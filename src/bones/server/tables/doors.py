@@ -73,9 +73,12 @@ class Doors(Part):
         if live is None:
             await refuse(ws, 4404, f"no open table {table_id!r}")
             return
-        seat = live.table.seat_of(token) if token is not None else None if (
-            viewer is None or viewer.account is None
-        ) else live.table.seat_of_account(viewer.account)
+        if token is not None:
+            seat = live.table.seat_of(token)
+        elif viewer is not None and viewer.account is not None:
+            seat = live.table.seat_of_account(viewer.account)
+        else:
+            seat = None
         logs.SEAT.set(seat)
         if token is not None and seat is None:
             await refuse(ws, 4403, "this token opens no seat at this table")
