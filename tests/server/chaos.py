@@ -29,7 +29,7 @@ from bones import Match
 from bones.server.sites.cluster import UNFINISHED
 from bones.server.store.schema import EventRow, TableRow
 from tests.server.knowledge import check_message
-from tests.server.live import Message, Server, Worker, in_threads, play_out
+from tests.server.live import Message, Server, Worker, in_threads, my_turn, play_out
 
 KINDS: list[tuple[str, dict[str, Any], list[dict[str, Any]]]] = [
     ("draw", {"target": 50}, [{"kind": "human"}, {"kind": "human"}]),
@@ -312,6 +312,36 @@ def _kill_and_restart(site: Site, every: float, stop: threading.Event, report: R
             site.workers[index] = Worker(site.redis_url)
 
 
+def _record(site: Site, table: str) -> dict[str, Any] | None:
+    """The finished game's record, or ``None`` if the table is not over."""
+    def ask(server: Server) -> dict[str, Any] | None:
+        try:
+            return dict(server.get(f"/api/games/{table}/record"))
+        except httpx.HTTPStatusError as error:
+            if error.response.status_code == 404:
+                return None
+            raise
+    return site.call(random.Random(0), ask)
+
+
+def _stuck(site: Site, table: str, seen: list[list[Message]]) -> str:
+    """Why a game did not finish, as far as the store, Redis and its seats tell."""
+    with site.store.connect() as connection:
+        last = connection.execute(
+            select(EventRow.seq, EventRow.kind, EventRow.seat, EventRow.at)
+            .where(EventRow.table_id == table).order_by(EventRow.seq.desc()).limit(1)).first()
+    client = redis.Redis.from_url(site.redis_url)
+    holder = client.get(f"bones:lease:{table}")
+    listed = client.zscore(UNFINISHED, table)
+    states = [[m for m in messages if m["type"] == "state"] for messages in seen]
+    tails = [None if not s else (s[-1]["table"]["status"], s[-1]["table"]["seq"],
+                                 "to move" if my_turn(s[-1]) else "waits")
+             for s in states]
+    return (f"table {table} did not finish: last stored entry {last}, lease "
+            f"{holder!r}, unfinished score {listed}, processes alive "
+            f"{len(site.alive())}; each seat's last state {tails}")
+
+
 def run(db: str, redis_url: str, games: int, *, at_once: int = 6, every: float = 3.0,
         timeout: float = 600, seed: int = 0,
         progress: Callable[[int], None] | None = None) -> Report:
@@ -352,8 +382,10 @@ def run(db: str, redis_url: str, games: int, *, at_once: int = 6, every: float =
         havoc.join()
         report.seconds = time.monotonic() - started
         for table, seen in results.items():
-            record = site.call(random.Random(0),
-                               lambda s, t=table: s.get(f"/api/games/{t}/record"))
+            record = _record(site, table)
+            if record is None:
+                report.problems.append(AssertionError(_stuck(site, table, seen)))
+                continue
             match = Match.from_record(record)  # every move replays: none lost or doubled
             report.finished += match.is_over
             for messages in seen:
