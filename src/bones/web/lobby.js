@@ -106,10 +106,12 @@ export class LobbyScreen {
     const mayJoin = (table) => !table.rated || (me() && !me().guest);
     this.root.replaceChildren(this.chat.element, h("section", { class: "lobby", id: "lobby" },
       h("h1", {}, t("lobby")),
-      this.here(message),
-      friends,
+      // The buttons first: who is here grows and shrinks as players come and go, and
+      // must not move them under a finger or a pointer.
       playNowLink(this.go, "play-now-lobby", me() ? h("button", { type: "button", id: "make-challenge-link",
         onclick: () => challengeDialog(null, this.go) }, t("challenge.link")) : null),
+      this.here(message),
+      friends,
       h("p", { class: "form-error", role: "alert" }),
       h("h2", {}, t("openTables")),
       message.open.length ? h("ul", { class: "lobby-list", id: "open-tables" }, message.open.map((table) =>
