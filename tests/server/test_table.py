@@ -17,7 +17,7 @@ from bones.server.protocol import TableInfo
 from bones.server.store.records import Event, SavedTable
 from bones.server.tables import endings, showing
 from bones.server.tables.seats import Entry, Seat
-from bones.server.tables.table import Table
+from bones.server.tables.table import RESUME_GRACE, Table
 
 
 def _two_rounds_at_once(log: list[Entry] | None = None) -> Table:
@@ -81,13 +81,15 @@ def test_a_restored_table_shows_the_round_it_showed() -> None:
         restored = Table.restore(saved)
         left, right = showing.info(restored), showing.info(table)
         # Read back, nobody is connected yet: every player counts as absent from then;
-        # the pause between rounds is counted from the clock, read a moment apart (a
-        # busy machine's moment was a tenth of a second).
-        timed = {"seq", "absent", "between_left"}
+        # the game was interrupted, and the pause between rounds waits the grace for the
+        # players to come back too (read a moment apart: a busy machine's moment was a
+        # tenth of a second).
+        timed = {"seq", "absent", "between_left", "interrupted"}
         assert left.model_dump(exclude=timed) == right.model_dump(exclude=timed)
+        assert (left.interrupted is not None) == (left.status != "over") and not right.interrupted
         assert (left.between_left is None) == (right.between_left is None)
         if left.between_left is not None and right.between_left is not None:
-            assert abs(left.between_left - right.between_left) < 5
+            assert abs(left.between_left - RESUME_GRACE - right.between_left) < 5
         assert showing.views(restored, [0]) == showing.views(table, [0])
         assert showing.reveal(restored) == showing.reveal(table)
         if step == 0:

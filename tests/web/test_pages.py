@@ -436,7 +436,8 @@ def test_the_keyboard_never_falls_to_the_page(web: Server, browser: Browser) -> 
 
 def test_the_page_rides_out_a_server_restart(browser: Browser, tmp_path: Path) -> None:
     """SIGKILL the server under an open page, start it again: the page reconnects by
-    itself, shows the same table and plays on (no reload)."""
+    itself, says the game was interrupted, shows the same table and plays on (no
+    reload)."""
     from tests.server.live import sqlite_url
 
     running = Server(sqlite_url(tmp_path / "restart.db")).start()
@@ -452,6 +453,9 @@ def test_the_page_rides_out_a_server_restart(browser: Browser, tmp_path: Path) -
         page.wait_for_function("() => document.querySelector('#online')?.textContent === ''",
                                timeout=30_000)
         page.wait_for_function(READY, timeout=30_000)
+        page.wait_for_function(  # said once, in the page's language
+            "() => document.querySelector('#note').textContent"
+            ".startsWith('The game was interrupted')")
         after = player.read()
         assert (after["hand"], after["moves"]) == (before["hand"], before["moves"])
         assert player.play_match(drag_once=False)["status"] == "over"

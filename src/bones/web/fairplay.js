@@ -48,9 +48,10 @@ export function tick(screen) {
     let move = table.clock;
     let bank = table.banks?.[seat] ?? table.bank;
     const running = playing && view.turn === seat && table.time_left;
-    if (running) {
-      move = Math.max(0, table.time_left[0] - gone);
-      bank = Math.max(0, table.time_left[1] - Math.max(0, gone - table.time_left[0]));
+    if (running) {  // after the pause, if the clocks stand still after an interruption
+      const used = Math.max(0, gone - (table.paused ?? 0));
+      move = Math.max(0, table.time_left[0] - used);
+      bank = Math.max(0, table.time_left[1] - Math.max(0, used - table.time_left[0]));
     }
     shown.textContent = move > 0 || !running ? `${clockText(move)} (+${clockText(bank)})`
       : `${t("bank")} ${clockText(bank)}`;

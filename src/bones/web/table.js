@@ -111,6 +111,15 @@ export class TableScreen {
     standIns(this, message.actions);
     this.announce(before);
     this.feel(before, turnBegins && this.wasMyTurn);
+    this.interrupted(before);
+  }
+
+  // The table was read back on the server mid-game (a restart, a failover, an upgrade):
+  // said once, to a page that saw it before or that came while the clocks still stand.
+  interrupted(before) {
+    const { interrupted, paused, status } = this.message.table;
+    if (interrupted && interrupted !== before?.table.interrupted && status !== "over"
+        && (before || paused !== null)) this.flash(t("interrupted"));
   }
 
   // Sounds, the placed tile's slide, and the tab's title (feel.js).

@@ -72,6 +72,12 @@ class TableInfo(BaseModel):
     banks: list[float] | None = None
     """With a clock: what is left of each seat's bank, in seconds, when this was sent
     (the seat to move spends its move's time first, then its bank)."""
+    paused: float | None = None
+    """Seconds the clocks stand still yet, when this was sent: the table was just read
+    back after its game was interrupted (``interrupted``)."""
+    interrupted: str | None = None
+    """When the game was last interrupted (a restart, a failover, an upgrade, a restore:
+    the table was held by no process) and its clocks stood still meanwhile; ISO 8601."""
     absent: list[float | None] = []
     """For each seat whose player is away: seconds, when this was sent, before a bot
     takes the seat (a casual table) or before the others may claim the match (a rated

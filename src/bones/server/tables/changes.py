@@ -178,7 +178,8 @@ class Changes(Part):
 
     @staticmethod
     def rewind(live: Live) -> None:
-        """The table as its stored log has it: what the store refused never happened."""
+        """The table as its stored log has it: what the store refused never happened,
+        and the turn's clock begins again (the store's trouble is nobody's time)."""
         old = live.table
         fresh = Table.restore(SavedTable(old.id, old.created, old.config(),
                                          [s.stored() for s in old.seats], live.log, False))
@@ -186,6 +187,7 @@ class Changes(Part):
             new.connected, new.replaced, new.absent_since = (was.connected, was.replaced,
                                                              was.absent_since)
         fresh.seq, fresh.absence, fresh.between = old.seq + 1, old.absence, old.between
+        fresh.resumed = old.resumed  # not an interruption to tell of
         live.table = fresh
 
     async def broadcast(self, live: Live, actions: list[Action]) -> None:

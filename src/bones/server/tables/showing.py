@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Collection
+from datetime import UTC, datetime
 from typing import Any
 
 from bones.server.protocol import SeatInfo, TableInfo
@@ -48,6 +49,9 @@ def info(table: Table) -> TableInfo:
         bot_delay=table.bot_delay, clock=table.clock, bank=table.bank,
         time_left=_time_left(table, status), public=table.invite is None,
         rated=table.rated, banks=[round(b, 1) for b in table.banks] if table.clock else None,
+        paused=round(paused, 1) if (paused := table.paused_for()) and status == "playing" else None,
+        interrupted=(None if table.resumed is None
+                     else datetime.fromtimestamp(table.resumed, UTC).isoformat()),
         absent=[endings.absent_left(table, n, table.absence) for n in range(len(table.seats))],
         between_left=(max(0.0, round(table.between - (time.time() - table.turn_since), 1))
                       if status == "between" else None),

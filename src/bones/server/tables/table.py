@@ -34,7 +34,11 @@ from bones.server.store.records import SavedTable, hash_token
 from bones.server.tables.seats import Entry, Seat, TableError
 from bones.view import PlayerView
 
-__all__ = ["Table"]
+__all__ = ["RESUME_GRACE", "Table"]
+
+RESUME_GRACE = 10.0
+"""Seconds the clocks stand still when a table is read back mid-match, for its players'
+pages to reconnect: the time the table was held by no live process is nobody's."""
 
 
 @dataclass
@@ -78,7 +82,11 @@ class Table:
     """What is left of each seat's bank."""
     turn_since: float = field(default_factory=time.time)
     """When the turn being waited for began (the epoch's seconds): the server's clock is
-    the truth, and a restart reads it back from the log's times."""
+    the truth. Later than now while the clocks stand still (see :meth:`resume`)."""
+    resumed: float | None = None
+    """When the table was read back with its match under way (the epoch's seconds): its
+    game was interrupted, by a restart, a failover, an upgrade or a restore, and its
+    players are told so."""
     absence: float = field(default=60.0, compare=False)
     """Seconds a player may be away before it counts (a bot takes the seat; at a rated
     table, the others may claim the match) ..."""
@@ -126,9 +134,33 @@ class Table:
         time runs first); None without a clock."""
         if self.clock is None:
             return None
-        used = time.time() - self.turn_since
+        used = max(0.0, time.time() - self.turn_since)
         over = max(0.0, used - self.clock)
         return max(0.0, self.clock - used), max(0.0, self.banks[seat] - over)
+
+    def paused_for(self) -> float:
+        """Seconds the clocks stand still yet after the table was read back."""
+        return max(0.0, self.turn_since - time.time())
+
+    def resume(self, grace: float = RESUME_GRACE) -> None:
+        """The table was read back: the turn begins again, ``grace`` seconds from now.
+        The clocks stand as the log left them at its last move, however long the table
+        was held by no process (a crash, an outage, a restore from a backup), so no one
+        loses on time for it.
+
+        >>> from bones.rules import Rules
+        >>> table = Table("t", Rules.preset("draw"), [Seat("human", name="Ann"),
+        ...                                          Seat("human", name="Bob")], clock=20)
+        >>> _ = table.start()
+        >>> table.turn_since -= 3600                 # an hour with the site down
+        >>> table.resume()
+        >>> table.time_left(table.turn), 9 < table.paused_for() <= 10
+        ((20.0, 0.0), True)
+        """
+        now = time.time()
+        if self.status in ("playing", "between"):
+            self.resumed = now
+        self.turn_since = now + grace
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token opens, if any."""
@@ -220,7 +252,7 @@ class Table:
         except IllegalMove as error:
             raise TableError("illegal_move", str(error)) from None
         now = time.time()
-        took = round(now - self.turn_since, 3)
+        took = round(max(0.0, now - self.turn_since), 3)
         self._count(seat, by, took)
         self.turn_since = now
         entries = self._forced(actions)
@@ -379,7 +411,8 @@ class Table:
 
     @classmethod
     def restore(cls, saved: SavedTable) -> Table:
-        """The table a log describes, exactly as it was."""
+        """The table a log describes, exactly as it was, its clocks as they stood at its
+        last move (:meth:`resume`)."""
         config = saved.config
         table = cls(saved.id, Rules.from_dict(config["rules"]),
                     [Seat(**s) for s in saved.seats], bot_delay=config["bot_delay"],
@@ -420,7 +453,6 @@ class Table:
                 raise ValueError(f"table {saved.id}: the logged deals are not the committed ones")
             table._deals_logged = len(dealt)
         table.seq = table.logged = len(saved.events)
-        last = saved.events[-1].at if saved.events else saved.created
-        table.turn_since = (last or saved.created).timestamp()
         table.seq += 1
+        table.resume()  # the time it was held by no process is nobody's
         return table

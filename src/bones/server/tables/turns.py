@@ -55,9 +55,10 @@ class Turns(Part):
                     delay = max(delay, self.hub.settings.think_floor)
                 live.turn_task = asyncio.create_task(
                     self.bot_move(live, seat, max(delay, pause), table.seq, table.logged))
-            elif (left := table.time_left(seat)) is not None:
+            elif (left := table.time_left(seat)) is not None:  # after any pause
+                due = sum(left) + table.paused_for()
                 live.turn_task = asyncio.create_task(
-                    self.out_of_time(live, seat, max(sum(left), pause), table.seq))
+                    self.out_of_time(live, seat, max(due, pause), table.seq))
         elif status == "between":
             waiting = [n for n, s in enumerate(table.seats) if s.by_bot and n not in table.ready]
             late = [n for n in range(len(table.seats)) if n not in table.ready]
