@@ -24,6 +24,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from bones.server import logs
 from bones.server.edge.apidocs import docs_routes
 from bones.server.edge.auth import accounts_router
 from bones.server.edge.challenges import challenges_router
@@ -165,12 +166,14 @@ def _methods(app: FastAPI, request: Request) -> set[str]:
     return methods
 
 
-async def _refused(status: int, retry: str | None, _request: Request,
+async def _refused(status: int, retry: str | None, request: Request,
                    error: Exception) -> JSONResponse:
     """A request the server turns down for now: the store is away, the queue full, or
     a limit reached; ``retry``: the seconds to wait, where waiting helps. The store's
     own errors are not told (they name its hosts and queries)."""
-    detail = (STORE_AWAY if isinstance(error, OperationalError | InterfaceError | PoolTimeout)
-              else str(error))
+    away = isinstance(error, OperationalError | InterfaceError | PoolTimeout)
+    detail = STORE_AWAY if away else str(error)
+    logs.refused("store_away" if away else type(error).__name__.lower(), status=status,
+                 path=request.url.path)
     return JSONResponse({"detail": detail}, status_code=status,
                         headers={"Retry-After": retry} if retry else None)

@@ -33,6 +33,7 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
+from bones.server import logs
 from bones.server.names import check_display, kept, name_key
 from bones.server.people.accounts import (
     NAME,
@@ -234,8 +235,10 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
         except Coded:
             raise  # its code, for the page's words
         except Refused as error:
+            logs.audit("signup_refused", name=body.name, why=str(error)[:120])
             raise _refused(error, 409) from None
         _signed_in(response, request, token)
+        logs.audit("signup", name=account.name, account=account.id)
         return _me(account)
 
     @router.post("/api/login",
@@ -248,12 +251,15 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
         await logins.check(body.name, address)
         try:
             account, token = await run_in_threadpool(accounts.log_in, body.name, body.password)
-        except Coded:
-            raise  # banned: the app answers 403 with its code and end
+        except Coded as error:  # banned: the app answers 403 with its code and end
+            logs.audit("login_refused", name=body.name, code=error.code)
+            raise
         except Refused as error:
+            logs.audit("login_failed", name=body.name)
             await logins.failed(body.name, address)
             raise _refused(error, 401) from None
         _signed_in(response, request, token)
+        logs.audit("login", name=account.name, account=account.id)
         return _me(account)
 
     @router.post("/api/logout", status_code=204)
@@ -278,7 +284,9 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
             _signed_in(response, request, await run_in_threadpool(
                 accounts.change_password, token, body.old, body.new, body.revoke_tokens))
         except Refused as error:
+            logs.audit("password_change_failed")
             raise _refused(error, 401) from None
+        logs.audit("password_change")
 
     @router.post("/api/password/reset",
                  responses={**BAD_BODY, 404: {"description": "No such link: used, expired or "
@@ -294,8 +302,10 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
         except Coded:
             raise
         except Refused as error:
+            logs.audit("password_reset_failed")
             raise _refused(error, 404) from None
         _signed_in(response, request, token)
+        logs.audit("password_reset", name=account.name, account=account.id)
         return _me(account)
 
     by_token: dict[int | str, dict[str, Any]] = {403: {

@@ -80,6 +80,7 @@ class Guard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):  # what the log names it by
             logs.REQUEST.set(logs.request_id(self._header(scope, b"x-request-id")))
+            logs.ADDRESS.set(self._address(scope))
         if scope["type"] == "websocket":
             await self._socket(scope, receive, send)
         elif scope["type"] == "http":
@@ -117,6 +118,7 @@ class Guard:
     async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
         # Refused before the handshake completes: the browser sees HTTP 403.
         if self._foreign(scope) or not await self._allowed(scope):
+            logs.refused("origin" if self._foreign(scope) else "rate", path=scope["path"])
             await send({"type": "websocket.close", "code": 4403})
             return
         await self.app(scope, receive, send)
@@ -124,14 +126,17 @@ class Guard:
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         path: str = scope["path"]
         if scope["method"] in CHANGES and self._foreign(scope):
+            logs.refused("origin", path=path)
             await _answer(send, 403, "requests from another site's pages are refused")
             return
         if path.startswith("/api/") and not await self._allowed(scope):
+            logs.refused("rate", path=path)
             await _answer(send, 429, "too many requests from this address; slow down",
                           [(b"retry-after", b"3")])
             return
         length = self._header(scope, b"content-length")
         if length is not None and length.isdigit() and int(length) > self.max_body:
+            logs.refused("body", path=path)
             await _answer(send, 413, f"a request body is at most {self.max_body} bytes")
             return
         policy = (DOCS_CSP if path in PAGES else CSP).encode()

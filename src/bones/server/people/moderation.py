@@ -35,6 +35,7 @@ from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, aliased
 
+from bones.server import logs
 from bones.server.names import name_key
 from bones.server.people.quotas import REPORTS as LIMIT_REPORTS
 from bones.server.people.renaming import KEPT_DAYS, show_as
@@ -369,4 +370,5 @@ class Moderation:
              detail: dict[str, Any] | None = None) -> None:
         session.add(AuditRow(at=now(), by=by, account_id=account, action=action,
                              reason=reason, detail=detail))
+        logs.audit("moderation", action=action, by=by, account=account)  # the operator's log
 
