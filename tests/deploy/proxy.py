@@ -5,12 +5,24 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 
+from tests.server.conftest import fresh_postgres, fresh_redis
+from tests.server.live import Server, Worker, free_port
+
 CONF = Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "bones.conf"
+MAIN = CONF.with_name("main.conf")
+"""What bones needs of nginx.conf's own settings: the connections and files."""
 
 
 def certificate(folder: Path, host: str = "bones.test") -> tuple[Path, Path]:
@@ -28,16 +40,16 @@ def configuration(folder: Path, http: int, https: int, apps: list[int]) -> Path:
         pytest.fail("the proxy's tests need Debian's nginx (scripts/test installs it)")
     cert, key = certificate(folder)
     site = CONF.read_text()
-    ports = "\n".join(f"    server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;"
-                      for port in apps)
-    site = site.replace("    server 127.0.0.1:8001 max_fails=1 fail_timeout=5s;\n"
-                        "    server 127.0.0.1:8002 max_fails=1 fail_timeout=5s;", ports)
+    ports = "\n".join(f"    server 127.0.0.1:{port} max_fails=0;" for port in apps)
+    site = site.replace("    server 127.0.0.1:8001 max_fails=0;\n"
+                        "    server 127.0.0.1:8002 max_fails=0;", ports)
     for old, new in (("/etc/letsencrypt/live/bones.example/fullchain.pem", str(cert)),
                      ("/etc/letsencrypt/live/bones.example/privkey.pem", str(key)),
                      ("/var/lib/nginx/bones", str(folder / "cache")),
                      ("listen 80;", f"listen 127.0.0.1:{http};"),
                      ("listen [::]:80;", ""), ("listen [::]:443 ssl http2;", ""),
-                     ("listen 443 ssl http2;", f"listen 127.0.0.1:{https} ssl http2;")):
+                     ("listen 443 ssl http2;", f"listen 127.0.0.1:{https} ssl http2;"),
+                     ("/var/log/nginx/access.log", str(folder / "access.log"))):
         assert old in site, old
         site = site.replace(old, new)
     conf = folder / "nginx.conf"
@@ -47,9 +59,9 @@ def configuration(folder: Path, http: int, https: int, apps: list[int]) -> Path:
 {user}
 pid {folder}/nginx.pid;
 error_log {folder}/error.log warn;
-events {{ worker_connections 1024; }}
+{MAIN.read_text()}
 http {{
-    access_log off;
+    access_log {folder}/access.log;
     client_body_temp_path {folder}/body;
     proxy_temp_path {folder}/proxy;
     fastcgi_temp_path {folder}/fastcgi;
@@ -60,3 +72,47 @@ http {{
 }}
 """)
     return conf
+
+
+@dataclass
+class Proxied:
+    """The site at ``url`` (nginx), its app processes and the Redis they share."""
+
+    url: str
+    apps: list[Server]
+    redis_url: str
+    folder: Path
+    """Where nginx keeps its configuration and its logs."""
+
+
+@contextmanager
+def proxied(folder: Path, limits: dict[str, Any]) -> Iterator[Proxied]:
+    """A site as deploy/ ships it: nginx (with ``configuration``) before two app
+    processes over a fresh PostgreSQL and Redis (``limits``: their flags besides those),
+    and a bot worker."""
+    db, shared = fresh_postgres(), fresh_redis()
+    flags = {"redis": shared, "bot-workers": 0, "trust-proxy": "127.0.0.1", **limits}
+    apps = [Server(db, limits=flags) for _ in range(2)]
+    for app in apps:
+        app.start()
+    worker = Worker(shared)
+    https = free_port()
+    conf = configuration(folder, free_port(), https, [app.port for app in apps])
+    nginx = subprocess.Popen(["nginx", "-p", str(folder), "-c", str(conf)])
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(f"https://127.0.0.1:{https}/readyz", verify=False, timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        for app in apps:  # the trusted address is the proxy's: tell it to the processes
+            app.url = f"https://127.0.0.1:{https}"
+        yield Proxied(f"https://127.0.0.1:{https}", apps, shared, folder)
+    finally:
+        nginx.send_signal(signal.SIGTERM)  # at once: a quit waits for every open socket
+        nginx.wait(timeout=30)
+        worker.stop()
+        for app in apps:
+            app.stop()

@@ -7,11 +7,8 @@ each player's own address, not the proxy's."""
 from __future__ import annotations
 
 import random
-import signal
-import subprocess
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -20,53 +17,17 @@ import redis
 from playwright.sync_api import Browser
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.deploy.proxy import configuration
-from tests.server.conftest import fresh_postgres, fresh_redis
-from tests.server.live import Server, Worker, free_port
+from tests.deploy.proxy import Proxied, proxied
 from tests.web.driver import Player
 
 RATE = 5.0
 """The app processes' REST requests a second an address (bursts of three times that)."""
 
 
-@dataclass
-class Proxied:
-    """The site at ``url`` (nginx), its app processes and the Redis they share."""
-
-    url: str
-    apps: list[Server]
-    redis_url: str
-
-
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[Proxied]:
-    db, shared = fresh_postgres(), fresh_redis()
-    limits = {"redis": shared, "bot-workers": 0, "rest-rate": RATE,
-              "trust-proxy": "127.0.0.1"}
-    apps = [Server(db, limits=limits) for _ in range(2)]
-    for app in apps:
-        app.start()
-    worker = Worker(shared)
-    https = free_port()
-    conf = configuration(tmp_path, free_port(), https, [app.port for app in apps])
-    nginx = subprocess.Popen(["nginx", "-p", str(tmp_path), "-c", str(conf)])
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                httpx.get(f"https://127.0.0.1:{https}/readyz", verify=False, timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        for app in apps:  # the trusted address is the proxy's: tell it to the processes
-            app.url = f"https://127.0.0.1:{https}"
-        yield Proxied(f"https://127.0.0.1:{https}", apps, shared)
-    finally:
-        nginx.send_signal(signal.SIGTERM)  # at once: a quit waits for every open socket
-        nginx.wait(timeout=30)
-        worker.stop()
-        for app in apps:
-            app.stop()
+    with proxied(tmp_path, {"rest-rate": RATE}) as running:
+        yield running
 
 
 def _from(address: str, url: str) -> httpx.Client:

@@ -21,6 +21,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Literal
 
+from starlette.responses import Response
+
+from bones.server import logs
 from bones.server.protocol import ErrorMessage, Ping, Pong, read_client
 from bones.server.sockets.bucket import Bucket
 from bones.server.sockets.sending import Socket, deliver
@@ -37,6 +40,7 @@ TOO_MANY = 4429
 """The close code of a socket over its address's count."""
 BANNED = 4451
 """The close code of every socket of an account a moderator banned."""
+FULL = "this server holds all the sockets it may: try again"
 
 
 class Gate:
@@ -54,12 +58,19 @@ class Gate:
 
 
 class Allowance:
-    """The sockets of this process, counted per address, and their message buckets."""
+    """The sockets of this process, counted per address and in all, and their message
+    buckets."""
 
-    def __init__(self, rate: float, burst: int, patience: int, sockets: int) -> None:
+    def __init__(self, rate: float, burst: int, patience: int, sockets: int,
+                 cap: int = 10_000) -> None:
         self.rate, self.burst, self.patience, self.most = rate, burst, patience, sockets
+        self.cap = cap
+        """Sockets this process holds at most (``--max-sockets``, below its open-files
+        limit): one more is refused before its handshake, with 503, which sends it to
+        another process of the site."""
         self.open: dict[str, int] = {}
         """Sockets open per address."""
+        self.total = 0
         self.addresses: dict[str, Bucket] = {}
 
     def bucket(self) -> Bucket:
@@ -81,17 +92,25 @@ class Allowance:
         if self.open.get(address, 0) >= self.most:
             return False
         self.open[address] = self.open.get(address, 0) + 1
+        self.total += 1
         return True
 
     def leave(self, address: str) -> None:
         self.open[address] -= 1
+        self.total -= 1
         if not self.open[address]:
             del self.open[address]
 
     @asynccontextmanager
     async def opened(self, ws: Socket, address: str) -> AsyncIterator[bool]:
         """Hold one of ``address``'s sockets while the block runs: yields False, with the
-        socket accepted, told and closed (4429), when the address has no room."""
+        socket accepted, told and closed (4429), when the address has no room, or refused
+        before its handshake (503) when this process holds its cap."""
+        if self.total >= self.cap:
+            logs.refused("sockets", open=self.total)
+            await full(ws)
+            yield False
+            return
         if not self.enter(address):
             await ws.accept()
             await refuse(ws, TOO_MANY, "too many sockets from one address")
@@ -106,6 +125,19 @@ class Allowance:
         """The answer to a message over the allowance."""
         return ErrorMessage(code="flood", message=f"too many messages: at most {self.rate:g} "
                             "a second; this one was not read").model_dump_json()
+
+
+async def full(ws: Socket) -> None:
+    """Turn a socket away from a process that holds its cap: HTTP 503 before the
+    handshake, which a proxy answers by trying the next process; 1013 (try again later)
+    where the server cannot answer a handshake so."""
+    body = ErrorMessage(code="unavailable", message=FULL).model_dump_json()
+    try:
+        await ws.send_denial_response(  # type: ignore[attr-defined]
+            Response(body, 503, {"retry-after": "2"}, media_type="application/json"))
+    except (AttributeError, RuntimeError):
+        await ws.accept()
+        await ws.close(code=1013, reason=FULL)
 
 
 async def refuse(ws: Socket, code: int, message: str) -> None:

@@ -111,10 +111,13 @@ class Hub:
         self.metrics.watch("bones_ready", "1 once this process has loaded its tables and "
                            "may take players", lambda: float(self._sweeper is not None))
         self.allowance = Allowance(settings.rate, settings.burst, settings.patience,
-                                   settings.sockets_per_address)
+                                   settings.sockets_per_address, settings.max_sockets)
         """What each address's sockets may do, every kind of socket of this process's."""
         self.metrics.watch("bones_sockets", "Open WebSockets",
-                           lambda: sum(self.allowance.open.values()))
+                           lambda: self.allowance.total)
+        self.metrics.watch("bones_sockets_cap", "WebSockets this process holds at most "
+                           "(--max-sockets, below its open-files limit)",
+                           lambda: self.allowance.cap)
         self.unfinished: dict[str, set[str]] = {}
         """The unfinished tables each address made, for its limit: a create looks at
         its own address's, not at every table."""

@@ -36,6 +36,10 @@ class Settings:
     tables_per_address: int = 20
     """Unfinished tables one address may have created."""
     sockets_per_address: int = 64
+    max_sockets: int = 10_000
+    """WebSockets this process holds at most; one more is refused (503) for another
+    process to take. Kept below the open-files limit, which ``bones serve`` raises to
+    its hard limit (``LimitNOFILE`` in the units)."""
     linger: float = 60.0
     """Seconds a finished table stays in memory after its last socket closed."""
     waiting_ttl: float = 24 * 3600.0
