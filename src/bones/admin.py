@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["HIDDEN", "add_parser", "inert", "run"]
+__all__ = ["HIDDEN", "add_parser", "inert", "run", "site_origin"]
 
 HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Unicode categories a terminal does not show as themselves."""
@@ -79,8 +80,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     reset = actions.add_parser("reset-password",
                                help="print a one-time link that sets a new password")
     reset.add_argument("name")
-    reset.add_argument("--site", default="http://127.0.0.1:8000",
-                       help="the site's address, as players open it")
+    reset.add_argument("--site", default=None,
+                       help="the site's address, as players open it (default: the first "
+                       "origin of the configuration, BONES_ORIGIN or [serve] origin)")
     sessions = actions.add_parser("sessions", help="an account's sessions and API tokens")
     sessions.add_argument("name")
     return admin
@@ -130,9 +132,10 @@ def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
                [(_when(a.at), a.by, a.player or "", a.action, a.reason)
                 for a in moderation.audit(args.limit, args.name)], "the audit log, newest first")
     elif action == "reset-password":
+        site = args.site or site_origin()
         token = accounts.reset_token(args.name)
         moderation.note(OPERATOR, args.name, "reset", "a one-time password link")
-        print(f"{args.site.rstrip('/')}/reset#{token}")
+        print(f"{site.rstrip('/')}/reset#{token}")
     elif action == "sessions":
         _print(["kind", "label", "made", "until / last used"],
                [(kind, label, made.strftime("%Y-%m-%d %H:%M"),
@@ -140,6 +143,27 @@ def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
                 for kind, label, made, until in accounts.sessions(args.name)],
                f"{args.name}'s sessions and API tokens")
     return 0
+
+
+def site_origin(env: Mapping[str, str] | None = None) -> str:
+    """The site's address as its players open it: the first origin ``bones serve`` is
+    configured with (``BONES_ORIGIN``, or ``origin`` in the ``[serve]`` table of the file
+    ``BONES_CONFIG`` names). A link to a made-up address is worse than none.
+
+    >>> site_origin({"BONES_ORIGIN": "https://bones.example,https://www.bones.example"})
+    'https://bones.example'
+    """
+    from bones.configuration import ConfigError, read_file
+
+    env = os.environ if env is None else env
+    origins = [o for o in env.get("BONES_ORIGIN", "").split(",") if o]
+    if not origins and (path := env.get("BONES_CONFIG")):
+        kept = read_file(path).get("serve", {}).get("origin", [])
+        origins = [kept] if isinstance(kept, str) else list(kept)
+    if not origins:
+        raise ConfigError("which site? give --site https://... (or set the site's origin "
+                          "in the configuration)")
+    return str(origins[0])
 
 
 async def _expel(url: str, account: int) -> None:
@@ -179,4 +203,5 @@ def _print(columns: list[str], rows: Sequence[Sequence[str]], title: str) -> Non
         table.add_column(column)
     for row in rows:
         table.add_row(*(Text(inert(cell)) for cell in row))
-    Console().print(table)
+    # Into a pipe or a file, as wide as it takes: rich cuts a table to 80 columns there.
+    Console(width=None if sys.stdout.isatty() else 10_000).print(table)

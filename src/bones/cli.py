@@ -18,11 +18,15 @@ pit bots against each other.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import logging
 import os
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from bones import admin, bots
 from bones.configuration import ConfigError, configured, read_file, without_password
@@ -48,6 +52,8 @@ def _target(text: str) -> int | None:
     return value
 
 
+T = TypeVar("T")
+
 TUNED = {
     "bot_delay": "seconds a bot waits before it moves, so people can follow",
     "leave_after": "seconds a player may be away before a bot takes over the seat",
@@ -62,6 +68,8 @@ TUNED = {
     "kept_names_days": "days a renamed or closed account's old name is kept from others",
     "tables_per_address": "unfinished tables one address may create",
     "sockets_per_address": "WebSockets one address may hold open at once",
+    "max_sockets": "WebSockets this process holds at most (one more is refused with 503, "
+                   "for another process); fewer if the open-files limit leaves less room",
     "think_floor": "seconds Hard and Expert take at least, so timing tells nothing",
     "bot_workers": "processes Hard and Expert think in (0: the server's threads; "
                    "default: one a core but one)",
@@ -94,7 +102,8 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     serve.add_argument("--host", default="127.0.0.1", help="the address to listen on")
     serve.add_argument("--port", type=int, default=8000, help="the port to listen on")
     serve.add_argument("--db", default=None,
-                       help="SQLAlchemy URL of the store (default sqlite:///bones.db)")
+                       help="SQLAlchemy URL of the store (default sqlite:///bones.db; "
+                       "required with --redis or --origin)")
     for name, text in TUNED.items():
         default = getattr(Settings, name)
         serve.add_argument(f"--{name.replace('_', '-')}", type=type(default),
@@ -237,8 +246,10 @@ def arena(args: argparse.Namespace) -> int:
 
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
+    from redis import Redis
 
     from bones.server import DEFAULT_DB, create_app
+    from bones.server.edge.files import room_for_sockets
     from bones.server.edge.memory import settle
     from bones.server.protocol import MAX_FRAME
     from bones.server.tournaments.recurring import recurring
@@ -250,13 +261,27 @@ def serve(args: argparse.Namespace) -> int:
                         metrics_from=tuple(args.metrics_from.split(",")) if args.metrics_from
                         else Settings.metrics_from)
     setup_log(args.log_format)
+    if (room := room_for_sockets(settings.max_sockets)) < settings.max_sockets:
+        logging.getLogger("bones.server").warning(
+            "this process holds %d sockets at most: its open-files limit leaves no room for "
+            "--max-sockets %d (raise LimitNOFILE)", room, settings.max_sockets)
+        settings = dataclasses.replace(settings, max_sockets=room)
+    if args.db is None and (args.redis or args.origin):
+        # a site's process: never a second, empty site on a SQLite file of its own
+        print("bones serve: a site (with --redis or --origin) needs its store: give --db "
+              "or BONES_DB (the environment file may be missing)", file=sys.stderr)
+        return 2
     try:
         planned = recurring(read_file(path)) if (path := args.config or os.environ.get(
             "BONES_CONFIG")) else []
     except ValueError as error:  # ConfigError too
         print(f"bones serve: {error}", file=sys.stderr)
         return 2
-    app = create_app(args.db or DEFAULT_DB, settings, planned)
+    if args.redis:
+        _once_it_answers(lambda: Redis.from_url(args.redis, socket_timeout=5).ping(),
+                         "the site's Redis", args.redis)
+    app = _once_it_answers(lambda: create_app(args.db or DEFAULT_DB, settings, planned),
+                           "the store", args.db or DEFAULT_DB)
     settle()
     print(f"bones: open http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_FRAME,
@@ -264,6 +289,26 @@ def serve(args: argparse.Namespace) -> int:
                 log_config=None, proxy_headers=args.trust_proxy is not None,
                 forwarded_allow_ips=args.trust_proxy)
     return 0
+
+
+def _once_it_answers(make: Callable[[], T], what: str, url: str, every: float = 5.0) -> T:
+    """``make()`` once ``what`` at ``url`` answers: a site's process started while
+    PostgreSQL or Redis is away (a machine booting, an outage) waits for it, saying so
+    in one line every ``every`` seconds, and no traceback; a stop signal ends the wait."""
+    from bones.server.logs import OUTAGES
+
+    while True:
+        try:
+            return make()
+        except OUTAGES as error:
+            if url.startswith("sqlite"):
+                raise
+            reason = str(getattr(error, "orig", None) or error).strip().splitlines()
+            logging.getLogger("bones.server").error(
+                "%s at %s does not answer (%s); trying again in %g s", what,
+                without_password(url), reason[0][:200] if reason else type(error).__name__,
+                every)
+            time.sleep(every)
 
 
 def keep(args: argparse.Namespace) -> int:

@@ -46,11 +46,15 @@ class BackupError(RuntimeError):
 def backup(url: str, path: Path) -> None:
     """Write a consistent copy of the store at ``url`` to ``path``, while it is used: a
     file its owner alone reads (0600: it holds every account's hashes), made under
-    another name and removed if the copy fails."""
+    another name and removed if the copy fails. A backup already at ``path`` is never
+    written over (two backups in one minute were one)."""
     parsed = make_url(url)
     if parsed.get_backend_name() not in ("sqlite", "postgresql"):
         raise BackupError(f"bones backs up SQLite and PostgreSQL stores, not {url!r}")
-    partial = path.with_name(path.name + ".partial")  # never a half-written copy at ``path``
+    if path.exists():
+        raise BackupError(f"there is a backup at {path} already: name another file")
+    # never a half-written copy at ``path``, nor two backups writing one file
+    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
     source = _sqlite_file(url) if parsed.get_backend_name() == "sqlite" else None
     if source is not None and not source.exists():
         raise BackupError(f"no store at {source}")
@@ -63,7 +67,9 @@ def backup(url: str, path: Path) -> None:
                 live.backup(copy)
         else:
             _pg("pg_dump", url, "--format=custom", "--no-owner", f"--file={partial}")
-        partial.replace(path)
+        os.link(partial, path)  # fails, unlike a rename, if another backup took the name
+    except FileExistsError:
+        raise BackupError(f"there is a backup at {path} already: name another file") from None
     finally:
         partial.unlink(missing_ok=True)
 
