@@ -8,7 +8,9 @@ import json
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
+import tempfile
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -16,7 +18,8 @@ import pytest
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.server.live import Server, sqlite_url
+from tests.server.conftest import ROOT, pg
+from tests.server.live import Server, free_port, sqlite_url
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 SUFFIXES = {"histogram": ("_bucket", "_count", "_sum"), "counter": ("_total",),
@@ -35,7 +38,7 @@ def _promtool(*args: str) -> str:
 
 
 def test_the_alert_rules_are_valid_and_fire_when_they_should() -> None:
-    assert "SUCCESS: 6 rules found" in _promtool("check", "rules", "bones.rules.yml")
+    assert "SUCCESS: 10 rules found" in _promtool("check", "rules", "bones.rules.yml")
     assert "SUCCESS" in _promtool("test", "rules", "bones.rules.test.yml")
 
 
@@ -43,7 +46,7 @@ def test_the_one_machine_configuration_scrapes_the_app_as_the_rules_expect() -> 
     """deploy/prometheus/prometheus.yml is one Prometheus takes, with the rules beside it
     and the app processes scraped as the job the rules name."""
     checked = _promtool("check", "config", "prometheus.yml")
-    assert "SUCCESS: prometheus.yml is valid" in checked and "SUCCESS: 6 rules" in checked
+    assert "SUCCESS: prometheus.yml is valid" in checked and "SUCCESS: 10 rules" in checked
     config = yaml.safe_load((DEPLOY / "prometheus" / "prometheus.yml").read_text())
     jobs = {job["job_name"]: job for job in config["scrape_configs"]}
     assert 'job="bones"' in (DEPLOY / "prometheus" / "bones.rules.yml").read_text()
@@ -75,3 +78,64 @@ def test_every_metric_watched_is_served(served: set[str]) -> None:
     named = {name for expr in _exprs() for name in NAMED.findall(expr)}
     assert len(named) >= 15
     assert named - served == set()
+
+
+def test_the_alerts_fire_when_postgresql_and_redis_stop(postgres: tuple[str, Path],
+                                                        tmp_path: Path) -> None:
+    """deploy/prometheus's rules, in a Prometheus scraping a live process every second:
+    PostgreSQL and Redis stopped under it, the store's and Redis's alerts fire (after
+    their 30 s), though no move is written meanwhile."""
+    url, folder = postgres
+    redis_dir = Path(tempfile.mkdtemp(prefix="bones-redis-"))
+    redis_url = subprocess.run(["bash", str(ROOT / "scripts/redis-temp"), "start",
+                                str(redis_dir)], check=True, capture_output=True,
+                               text=True).stdout.strip()
+    server = Server(url, limits={"redis": redis_url, "bot-workers": 0}).start()
+    watching = free_port()
+    config = tmp_path / "prometheus.yml"
+    config.write_text(yaml.safe_dump({
+        "global": {"scrape_interval": "1s", "evaluation_interval": "1s"},
+        "rule_files": [str(DEPLOY / "prometheus" / "bones.rules.yml")],
+        "scrape_configs": [{"job_name": "bones", "static_configs": [
+            {"targets": [f"127.0.0.1:{server.port}"]}]}]}))
+    prometheus = subprocess.Popen(
+        ["prometheus", f"--config.file={config}", f"--storage.tsdb.path={tmp_path / 'tsdb'}",
+         f"--web.listen-address=127.0.0.1:{watching}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        outages = {"BonesStoreAway", "BonesRedisAway", "BonesProcessDown"}
+        assert not _alerts(watching, lambda on: True, 60).keys() & outages  # all well
+        time.sleep(3)  # a few looks and scrapes more
+        assert not _alerts(watching, lambda on: True, 60).keys() & outages
+        pg("stop", folder)
+        subprocess.run(["bash", str(ROOT / "scripts/redis-temp"), "stop", str(redis_dir)],
+                       check=True)
+        fired = _alerts(watching, lambda on: {"BonesStoreAway", "BonesRedisAway"} <= {
+            name for name, state in on.items() if state == "firing"}, 120)
+        assert fired["BonesProcessDown"] in ("pending", "firing")  # bones_ready is 0 too
+    finally:
+        prometheus.terminate()
+        prometheus.wait(timeout=30)
+        server.stop()
+        subprocess.run(["bash", str(ROOT / "scripts/redis-temp"), "stop", str(redis_dir)],
+                       check=False)
+        shutil.rmtree(redis_dir, ignore_errors=True)
+
+
+def _alerts(port: int, done: Callable[[dict[str, str]], bool], within: float
+            ) -> dict[str, str]:
+    """Prometheus's alerts (name: pending or firing) once ``done`` holds of them, having
+    scraped the app at least once."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            up = httpx.get(f"http://127.0.0.1:{port}/api/v1/query",
+                           params={"query": 'up{job="bones"}'}, timeout=5).json()
+            alerts = httpx.get(f"http://127.0.0.1:{port}/api/v1/alerts", timeout=5).json()
+            on = {a["labels"]["alertname"]: a["state"] for a in alerts["data"]["alerts"]}
+            if up["data"]["result"] and done(on):
+                return on
+        except (httpx.HTTPError, ValueError, KeyError):  # not up yet
+            on = {}
+        assert time.monotonic() < deadline, f"the alerts stood at {on}"
+        time.sleep(1)

@@ -51,6 +51,9 @@ def test_two_backups_never_write_one_file(tmp_path: Path) -> None:
         backup(url, copy)
     assert copy.read_bytes() == first
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")] == []
+    store = Store(url)  # noted, for the alert on the last backup's age
+    assert store.last_backup() is not None
+    store.engine.dispose()
 
 
 def _admin(db: str, *args: str, env: dict[str, str] | None = None

@@ -28,13 +28,15 @@ import shutil
 import sqlite3
 import subprocess
 from contextlib import closing
+from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import create_engine, func, select
+from sqlalchemy import create_engine, func, insert, select
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 from bones.server.store.records import Store, owners_only
-from bones.server.store.schema import GameRow
+from bones.server.store.schema import BackupRow, GameRow
 
 __all__ = ["BackupError", "backup", "restore"]
 
@@ -72,6 +74,23 @@ def backup(url: str, path: Path) -> None:
         raise BackupError(f"there is a backup at {path} already: name another file") from None
     finally:
         partial.unlink(missing_ok=True)
+    _kept(url, path)
+
+
+def _kept(url: str, path: Path) -> None:
+    """Note the backup in the store it copied: the app serves the last one's age, which
+    the operator is alerted on."""
+    engine = create_engine(url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(insert(BackupRow).values(
+                at=datetime.now(UTC), file=str(path.resolve())[:500],
+                bytes=path.stat().st_size))
+    except SQLAlchemyError as error:
+        raise BackupError(f"the copy is at {path}, but the store could not note it "
+                          f"(its age is what alerts): {error}") from None
+    finally:
+        engine.dispose()
 
 
 def restore(url: str, path: Path, replace: bool = False) -> None:

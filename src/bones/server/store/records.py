@@ -48,6 +48,7 @@ from bones.server.store.migrate import upgrade
 from bones.server.store.results import Total, lines, rate
 from bones.server.store.schema import (
     AccountRow,
+    BackupRow,
     EventRow,
     GameRow,
     PlayRow,
@@ -226,6 +227,11 @@ class Store:
         """Raise if the database does not answer."""
         with self.engine.connect() as connection:
             connection.execute(select(1))
+
+    def last_backup(self) -> datetime | None:
+        """When the last backup of this store was made (``bones backup``), if ever."""
+        with self.engine.connect() as connection:
+            return connection.scalar(select(func.max(BackupRow.at)))
 
     def open_tables(self) -> list[SavedTable]:
         """Every table whose match is not over, with its log, oldest first."""

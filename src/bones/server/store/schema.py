@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Float,
@@ -35,6 +36,7 @@ __all__ = [
     "FOR_GOOD",
     "AccountRow",
     "AuditRow",
+    "BackupRow",
     "Base",
     "BlockRow",
     "ChallengeRow",
@@ -486,6 +488,17 @@ class KeptNameRow(Base):
     until: Mapped[datetime] = mapped_column()
     why: Mapped[str] = mapped_column(String(8))
     """``renamed``, ``closed`` or ``banned``."""
+
+
+class BackupRow(Base):
+    """A backup made of the store (``bones backup``), kept once its copy is whole: the
+    last one's age is a figure the operator is alerted on."""
+
+    __tablename__ = "backups"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(default=now, index=True)
+    file: Mapped[str] = mapped_column(String(500))
+    bytes: Mapped[int] = mapped_column(BigInteger)
 
 
 class ResetRow(Base):

@@ -53,6 +53,7 @@ from bones.server.store.writer import Writer
 from bones.server.tables import endings, showing
 from bones.server.tables.changes import Changes
 from bones.server.tables.doors import Doors
+from bones.server.tables.health import Health
 from bones.server.tables.holding import Holding
 from bones.server.tables.live import Live, seat_tokens
 from bones.server.tables.seats import Seat, TableError
@@ -109,7 +110,8 @@ class Hub:
                            "Redis: every machine's, heard from in the last 5 s)",
                            lambda: self.brains.live_workers)
         self.metrics.watch("bones_ready", "1 once this process has loaded its tables and "
-                           "may take players", lambda: float(self._sweeper is not None))
+                           "may take players, while the store and Redis answer",
+                           lambda: float(self._sweeper is not None and self.health.up))
         self.allowance = Allowance(settings.rate, settings.burst, settings.patience,
                                    settings.sockets_per_address, settings.max_sockets)
         """What each address's sockets may do, every kind of socket of this process's."""
@@ -142,12 +144,16 @@ class Hub:
             self.cluster = Cluster(settings.redis)
             self.cluster.on_open = self.holding.remote
             self.cluster.on_call = self.holding.called
+        self.health = Health(self)
+        """Whether the store and Redis answer, and the last backup (``health.py``)."""
+        self.health.gauges()
         self.offered: Offered | None = None
         """Tells a player of a rematch offered at a table they played (the app's notices
         set it)."""
         self._keeper: asyncio.Task[None] | None = None
         self._watcher: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
+        self._health: asyncio.Task[None] | None = None
         self._loading: dict[str, asyncio.Future[Live | None]] = {}
         """Tables being read back from the store, for those who ask meanwhile."""
         self.on_listing: Callable[[], None] = lambda: None
@@ -189,6 +195,7 @@ class Hub:
             await self._restore_all()
         self._sweeper = asyncio.create_task(self.sweeping.run())
         self._timer = asyncio.create_task(self.timing.time_the_loop())
+        self._health = asyncio.create_task(self.health.watch())
         self.brains.warm()
 
     async def _restore_all(self) -> None:
@@ -217,7 +224,7 @@ class Hub:
 
     async def close(self) -> None:
         """Stop; with other processes, hand this one's tables over to them at once."""
-        for task in (self._sweeper, self._keeper, self._watcher, self._timer):
+        for task in (self._sweeper, self._keeper, self._watcher, self._timer, self._health):
             if task is not None:
                 task.cancel()
         for table_id in list(self.tables):
