@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Subprotocol
 
 from bones.server.tables.endings import LEAST_MOVES
 
@@ -168,8 +169,9 @@ class Server:
         seated there), or a spectator's (with ``signed_in``'s session, if given, and the
         invite's secret of a private table this client made)."""
         invite = self.invites.get(table_id)  # a private table is watched with its secret
-        query = f"?token={token}" if token else f"?invite={invite}" if invite else ""
-        return Client(f"ws://127.0.0.1:{self.port}/ws/{table_id}{query}", signed_in)
+        secret = f"bones.token.{token}" if token else f"bones.invite.{invite}" if invite else None
+        return Client(f"ws://127.0.0.1:{self.port}/ws/{table_id}", signed_in,
+                      ["bones", secret] if secret else None)
 
 
 OPEN: set[Client] = set()
@@ -180,7 +182,10 @@ OPEN: set[Client] = set()
 class Client:
     """One WebSocket at a table, keeping every message it was sent."""
 
-    def __init__(self, url: str, signed_in: httpx.Client | None = None) -> None:
+    def __init__(self, url: str, signed_in: httpx.Client | None = None,
+                 subprotocols: list[str] | None = None) -> None:
+        """``subprotocols``: ``bones`` and the seat's token or the invite's secret, as
+        the page sends them (never in the URL)."""
         cookie = signed_in.cookies.get("bones_session") if signed_in is not None else None
         # Unbounded: a client that stops reading (a spectator that heard what it waited
         # for) would otherwise stop taking frames after 16, miss the server's answer to
@@ -188,7 +193,8 @@ class Client:
         # took 100 of its 111 s so. A test keeps every message anyway.
         self._opened = connect(url, open_timeout=10, max_size=2**22, max_queue=None,
                                additional_headers={"cookie": f"bones_session={cookie}"}
-                               if cookie else None)
+                               if cookie else None,
+                               subprotocols=[Subprotocol(p) for p in subprotocols or []] or None)
         self.ws: ClientConnection = self._opened.__enter__()
         self.received: list[Message] = []
         OPEN.add(self)

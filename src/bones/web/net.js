@@ -64,11 +64,13 @@ export class Connection {
 
   open() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    // A private table is watched with its invite's secret (the link's fragment).
+    // A private table is watched with its invite's secret (the link's fragment). A
+    // seat's token or that secret goes in the subprotocol header, never in the URL,
+    // which proxies write to their logs.
     const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}`
-      : invite ? `?invite=${encodeURIComponent(invite)}` : "";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.table}${query}`);
+    const secret = this.token ? `bones.token.${this.token}` : invite ? `bones.invite.${invite}` : null;
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.table}`,
+      secret ? ["bones", secret] : ["bones"]);
     this.ws = ws;
     ws.onopen = () => this.onStatus?.(true);
     ws.onmessage = (event) => {

@@ -18,7 +18,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from limits import RateLimitItemPerSecond
 from limits.aio.strategies import MovingWindowRateLimiter
@@ -27,7 +27,7 @@ from bones.server import logs
 from bones.server.edge.apidocs import PAGES
 from bones.server.sites.counting import limit_storage
 
-__all__ = ["CSP", "DOCS_CSP", "HSTS", "MAX_BODY", "Guard", "allowed_origin"]
+__all__ = ["CSP", "DOCS_CSP", "HSTS", "MAX_BODY", "Guard", "allowed_origin", "unsealed"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -53,6 +53,8 @@ HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"
            (b"referrer-policy", b"no-referrer"),
            (b"cross-origin-opener-policy", b"same-origin")]
 CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+SECRETS = ("token", "invite")
+"""What a socket may carry that must not be in its URL (see :func:`unsealed`)."""
 
 log = logging.getLogger("bones.server")
 
@@ -121,7 +123,16 @@ class Guard:
             logs.refused("origin" if self._foreign(scope) else "rate", path=scope["path"])
             await send({"type": "websocket.close", "code": 4403})
             return
-        await self.app(scope, receive, send)
+        scope = unsealed(scope)
+        offered = "bones" in scope.get("subprotocols", [])
+
+        async def agreed(message: Message) -> None:
+            if offered and message["type"] == "websocket.accept":
+                message.setdefault("subprotocol", None)
+                message["subprotocol"] = message["subprotocol"] or "bones"
+            await send(message)
+
+        await self.app(scope, receive, agreed)
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         path: str = scope["path"]
@@ -164,6 +175,32 @@ class Guard:
         await self.app(scope, counted, headed)
         if seen > self.max_body and not started:
             await _answer(send, 413, f"a request body is at most {self.max_body} bytes")
+
+
+def unsealed(scope: Scope) -> Scope:
+    """A socket's secrets where its endpoint reads them: a seat's token or an invite's
+    secret comes as a subprotocol (``bones.token.<token>``, ``bones.invite.<secret>``,
+    beside ``bones``), out of the URL that proxies log, and is handed on as the query
+    parameter a program written for an older bones sends (which still works for a
+    release, logged as deprecated). The server answers ``bones``, never a secret.
+
+    >>> moved = unsealed({"subprotocols": ["bones", "bones.token.Tk-1"], "query_string": b""})
+    >>> moved["subprotocols"], moved["query_string"]
+    (['bones'], b'token=Tk-1')
+    """
+    offered = list(scope.get("subprotocols", []))
+    secrets = [(kind, p.removeprefix(f"bones.{kind}.")) for p in offered
+               for kind in SECRETS if p.startswith(f"bones.{kind}.")]
+    query = parse_qsl(bytes(scope.get("query_string", b"")).decode("latin-1"))
+    if any(key in SECRETS for key, _ in query):
+        log.warning("a secret came in a socket's URL, which proxies log (deprecated): send "
+                    "it as the subprotocol bones.token.<token> or bones.invite.<secret>")
+    if not secrets:
+        return scope
+    kept = [(key, value) for key, value in query if key not in SECRETS]
+    return {**scope, "subprotocols": [p for p in offered if not p.startswith(
+        tuple(f"bones.{kind}." for kind in SECRETS))],
+        "query_string": urlencode(kept + secrets[:1]).encode()}
 
 
 async def _answer(send: Send, status: int, detail: str,
