@@ -133,6 +133,8 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                              "(BONES_CONFIG); each option is also BONES_<OPTION>")
     worker.add_argument("--processes", type=int, default=None,
                         help="jobs worked on at once (default: one a core)")
+    commands.add_parser("warm", help="compile the bots' code into its cache now (at an "
+                        "install), not at the first decisions")
     backup = commands.add_parser("backup", help="copy the store, while the server runs")
     backup.add_argument("file", help="where the copy goes")
     restore = commands.add_parser("restore",
@@ -202,6 +204,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return verify(args.record, args.commitment)
     if args.command in ("backup", "restore"):
         return keep(args)
+    if args.command == "warm":
+        return warm()
     if args.command == "admin":
         return admin.run(args)
     return play(args)
@@ -309,6 +313,18 @@ def _once_it_answers(make: Callable[[], T], what: str, url: str, every: float = 
                 without_password(url), reason[0][:200] if reason else type(error).__name__,
                 every)
             time.sleep(every)
+
+
+def warm() -> int:
+    """``bones warm``: the engine's kernel and the thinking bots compiled for every game
+    into their cache (``NUMBA_CACHE_DIR``), so that the first decisions after an install
+    are made in time, not after minutes of compiling."""
+    from bones.server.thinking.brains import prepare
+
+    started = time.monotonic()
+    prepare(("draw", "block", "kozel", "allfives"), ("hard", "expert"))
+    print(f"bones warm: the bots' code is ready ({time.monotonic() - started:.0f} s)")
+    return 0
 
 
 def keep(args: argparse.Namespace) -> int:

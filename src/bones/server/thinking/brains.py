@@ -55,12 +55,19 @@ def evaluate(view: dict[str, Any]) -> list[float]:
     return [float(v) for v in bot.evaluate(PlayerView.from_dict(view))]
 
 
-def prepare() -> int:
-    """Load the compiled kernel before the first real decision needs it."""
+def prepare(variants: tuple[str, ...] = ("draw",), levels: tuple[str, ...] = ("hard",)
+            ) -> int:
+    """Load the compiled kernel before the first real decision needs it (compiling it
+    into the cache, ``NUMBA_CACHE_DIR``, the first time: ``bones warm`` does so for
+    every game and thinking level at an install)."""
     from bones import Round, Rules
 
-    rnd = Round.deal(Rules.preset("draw"), seed=1)
-    choose("hard", rnd.view(rnd.turn if rnd.turn is not None else 0).to_dict())
+    for variant in variants:
+        rnd = Round.deal(Rules.preset(variant), seed=1)
+        view = rnd.view(rnd.turn if rnd.turn is not None else 0).to_dict()
+        for level in levels:
+            choose(level, view)
+    evaluate(view)
     return os.getpid()
 
 
