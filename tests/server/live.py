@@ -43,13 +43,16 @@ class Server:
 
     def __init__(self, db: str, *, leave_after: float = 60.0, port: int | None = None,
                  rate: float = 1000.0, limits: dict[str, float] | None = None,
-                 extra: list[str] | None = None, log: Path | None = None) -> None:
+                 extra: list[str] | None = None, log: Path | None = None,
+                 env: dict[str, str] | None = None) -> None:
         """``rate``: messages a second a seat may send; scripted players are fast, and
         every test client comes from one address, so the per-address limits are lifted
         unless ``limits`` sets them (``{"rest-rate": 20, "think-floor": 1}``)."""
         self.db, self.leave_after, self.rate = db, leave_after, rate
         self.log = log
         """Where the server's standard error goes (the terminal's, if not given)."""
+        self.env = env or {}
+        """Its environment besides this one's (``PYTHONPATH``: another copy of bones)."""
         self.extra = extra or []
         self.limits = {"rest-rate": 100_000, "tables-per-address": 100_000,
                        "sockets-per-address": 100_000, "think-floor": 0,
@@ -69,7 +72,7 @@ class Server:
              "--bot-delay", "0", "--leave-after", str(self.leave_after),
              "--rate", str(self.rate),
              *[f"--{k}={v}" for k, v in self.limits.items()], *self.extra],
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env},
             stderr=None if self.log is None else self.log.open("ab"))
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -13,7 +13,7 @@ from bones import Round, Rules
 from tests.server.live import Server
 
 CHECK = """async ([views, widths]) => {
-  const { layout } = await import('/static/board.js');
+  const { layout } = await import(new URL('board.js', document.scripts[0].src));
   const apart = (a, b) => a.x + a.w <= b.x + 1e-6 || b.x + b.w <= a.x + 1e-6
                           || a.y + a.h <= b.y + 1e-6 || b.y + b.h <= a.y + 1e-6;
   const halves = (b) => (b.first === b.second  // a double: its middle, either half

@@ -111,7 +111,7 @@ def test_a_chat_box_keeps_lines_in_the_order_said(web: Server, browser: Browser)
     page = context.new_page()
     page.goto(f"{web.url}/")
     shown = page.evaluate("""async () => {
-        const { ChatBox } = await import('/static/chat.js');
+        const { ChatBox } = await import(new URL('chat.js', document.scripts[0].src));
         const box = new ChatBox(() => {}, 'lobby', true);
         const line = (id) => ({ id, room: 'lobby', name: 'A', text: `line ${id}`, at: '' });
         for (const id of [3, 1, 2, 3, 1]) box.add(line(id));

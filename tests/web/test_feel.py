@@ -17,7 +17,9 @@ from tests.server.live import Server
 from tests.web.conftest import DESKTOP
 from tests.web.driver import READY, Player
 
-PLAYED = "async () => (await import('/static/feel.js')).sounds.played.slice()"
+PLAYED = ("async () => (await import(new URL('feel.js', document.scripts[0].src)))"
+          ".sounds.played.slice()")
+"""What the page's own sounds module (its version's, as the page names it) played."""
 
 
 def _moves(page: Page) -> int:
@@ -132,7 +134,7 @@ def test_the_app_installs_and_keeps_its_files(web: Server, browser: Browser) -> 
     cached = page.evaluate("""async () => {
         await navigator.serviceWorker.ready;
         const keys = await caches.keys();
-        const hit = await caches.match('/static/app.js');
+        const hit = await caches.match(new URL('app.js', document.scripts[0].src).pathname);
         return [keys, !!hit];
     }""")
     assert any(k.startswith("bones-") for k in cached[0]) and cached[1]

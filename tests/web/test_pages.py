@@ -53,8 +53,8 @@ def test_every_string_is_translated(web: Server, browser: Browser) -> None:
     page = browser.new_page()
     page.goto(f"{web.url}/")
     keys = page.evaluate("""async () => {
-        const i18n = await import('/static/i18n.js');
-        const rules = (await import('/static/rules.js')).RULES;
+        const i18n = await import(new URL('i18n.js', document.scripts[0].src));
+        const rules = (await import(new URL('rules.js', document.scripts[0].src))).RULES;
         const out = {};
         for (const code of Object.keys(i18n.LANGUAGES)) {
             out[code] = {keys: i18n.keys(code).sort(),
@@ -214,7 +214,7 @@ def test_the_page_checks_the_deals_against_the_seal(web: Server, browser: Browse
     page.wait_for_selector("#fair-check[data-ok=true]")
     assert replay.evaluate("a => a.isConnected")  # the check's line came without a redraw
     results = page.evaluate("""async ([table, shown]) => {
-        const { verifyRecord } = await import('/static/fair.js');
+        const { verifyRecord } = await import(new URL('fair.js', document.scripts[0].src));
         const record = await (await fetch(`/api/games/${table}/record`)).json();
         const good = await verifyRecord(record, shown);
         const swapped = structuredClone(record);
@@ -250,7 +250,7 @@ def test_the_page_checks_deals_reordered_by_undo(web: Server, browser: Browser) 
     page = browser.new_page()
     page.goto(f"{web.url}/")
     results = page.evaluate("""async (records) => {
-        const { verifyRecord } = await import('/static/fair.js');
+        const { verifyRecord } = await import(new URL('fair.js', document.scripts[0].src));
         const out = [];
         for (const record of records) {
             const struck = structuredClone(record);

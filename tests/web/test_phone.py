@@ -155,7 +155,7 @@ def test_the_match_over_dialog_fits_a_phone(web: Server, browser: Browser, width
     page.reload()
     page.wait_for_selector("#new-game")
     page.evaluate("""async () => {
-        const { roundEnd } = await import('/static/roundend.js');
+        const { roundEnd } = await import(new URL('roundend.js', document.scripts[0].src));
         const table = { id: 'x', variant: 'draw', status: 'over', ready: [], rematch: [1],
                         seats: [{ kind: 'human' }, { kind: 'human' }], rules: { players: 2 },
                         winner: 0, loser: null, shutout: false, next: null };

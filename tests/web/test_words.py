@@ -30,7 +30,7 @@ def test_a_domino_against_a_lone_double_blank_explains_its_zero(
         web: Server, browser: Browser, language: str) -> None:
     page = _page(web, browser, language)
     lines = page.evaluate("""async () => {
-        const { roundEnd } = await import('/static/roundend.js');
+        const { roundEnd } = await import(new URL('roundend.js', document.scripts[0].src));
         const table = { variant: 'draw', status: 'between', seats: [{}, {}], ready: [],
                         rules: { players: 2 }, rematch: [] };
         const reveal = { round: 0, hands: [[], ['0-0']], count_points: [0, 0],
@@ -42,7 +42,8 @@ def test_a_domino_against_a_lone_double_blank_explains_its_zero(
         return [...panel.querySelectorAll('.explain li')].map((li) => li.textContent);
     }""")
     assert len(lines) == 1 and lines[0].endswith(page.evaluate("""async () => {
-        const { t } = await import('/static/i18n.js'); return t('noPipsLeft'); }"""))
+        const { t } = await import(new URL('i18n.js', document.scripts[0].src));
+        return t('noPipsLeft'); }"""))
     page.close()
 
 
@@ -50,8 +51,8 @@ def test_a_domino_against_a_lone_double_blank_explains_its_zero(
 def test_your_own_bubble_speaks_to_you(web: Server, browser: Browser, language: str) -> None:
     page = _page(web, browser, language)
     words = page.evaluate("""async () => {
-        const { TableScreen } = await import('/static/table.js');
-        const { t } = await import('/static/i18n.js');
+        const { TableScreen } = await import(new URL('table.js', document.scripts[0].src));
+        const { t } = await import(new URL('i18n.js', document.scripts[0].src));
         const screen = Object.create(TableScreen.prototype);
         screen.bubbles = {};
         screen.render = () => {};
@@ -87,7 +88,7 @@ def test_the_new_game_form_names_its_parts(web: Server, browser: Browser,
             != "All Fives"
     if language == "de":
         texts = page.evaluate("""async () => {
-            const { t } = await import('/static/i18n.js');
+            const { t } = await import(new URL('i18n.js', document.scripts[0].src));
             return [t('fairCommit', { hash: 'x' }), t('fairOk', { n: 2 }),
                     t('chooseEnd', { tile: '6-3' })];
         }""")
@@ -100,7 +101,7 @@ def test_all_fives_shows_the_ends_that_count(web: Server, browser: Browser) -> N
     nothing, are not listed; a double at an end counts both halves."""
     page = _page(web, browser, "en")
     cases = page.evaluate("""async () => {
-        const { TableScreen } = await import('/static/table.js');
+        const { TableScreen } = await import(new URL('table.js', document.scripts[0].src));
         const screen = Object.create(TableScreen.prototype);
         const views = [
           { line: [[3, 6], [6, 6], [6, 1]], arms: { up: [], down: [] }, ends: [3, 1, 6, 6],
@@ -193,7 +194,7 @@ def test_counts_take_their_language_s_plural(web: Server, browser: Browser, lang
     the language's plural rules."""
     page = _page(web, browser, language)
     assert page.evaluate("""async () => {
-        const { t } = await import('/static/i18n.js');
+        const { t } = await import(new URL('i18n.js', document.scripts[0].src));
         return t('rounded', { n: 33, m: 30 }); }""") == said
     page.close()
 

@@ -1,7 +1,8 @@
 // The service worker: the app's own files come from the browser's cache, so a slow
 // server still opens the page at once; the game itself (the API and the sockets) always
 // goes to the server. The server fills in VERSION and FILES (the hash and list of the
-// web files) when it serves this file, so a new version installs a new cache whole.
+// web files, each under /static/VERSION/) when it serves this file, so a new version
+// installs a new cache whole, and a page names only its own version's files.
 
 const VERSION = "@VERSION@";
 const FILES = @FILES@;

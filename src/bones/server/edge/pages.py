@@ -1,5 +1,14 @@
 """The web app's own pages: its files, the service worker that caches them, and every
 path the app routes itself (the page reads the path).
+
+The files are read once, when the process starts, and served from memory under a path
+named for their content's hash, ``/static/{version}/app.js``, which the page names: a
+cache (the browser's, the proxy's, the service worker's) keeps them for good and never
+serves a stale one, and a process goes on serving its own version's files whatever an
+install writes over them meanwhile. Another version's path is not found here (404),
+which the shipped nginx answers by asking the site's other processes: a page of one
+version is never served another's files. The bare ``/static/app.js`` still answers,
+uncached, for what names it so (an open page of the version before, the tests).
 """
 
 from __future__ import annotations
@@ -7,36 +16,66 @@ from __future__ import annotations
 import hashlib
 import json
 import mimetypes
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi import FastAPI, HTTPException
+from fastapi.responses import Response
 
-__all__ = ["page_routes"]
+__all__ = ["Web", "page_routes"]
 
 WEB = Path(str(resources.files("bones") / "web"))
 mimetypes.add_type("application/manifest+json", ".webmanifest")
+FOREVER = "public, max-age=31536000, immutable"
+PAGES = ("/", "/account", "/play", "/pair/{code}", "/leaderboard", "/lobby", "/t/{table_id}",
+         "/stats/{name}", "/replay/{table_id}", "/mod", "/reset", "/challenge/{challenge_id}",
+         "/tournaments", "/tournament/{tournament_id}",
+         "/tournament/{tournament_id}/boards")
+"""The app's own pages: the client reads the path."""
 
 
-def _service_worker() -> str:
-    """sw.js with the web files it caches and a version that changes with any of them."""
-    files = sorted(p for p in WEB.iterdir() if p.is_file() and p.name != "sw.js")
-    digest = hashlib.sha256()
-    for path in files:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    listed = [f"/static/{p.name}" for p in files if p.name != "index.html"]
-    return ((WEB / "sw.js").read_text().replace("@VERSION@", digest.hexdigest()[:16])
-            .replace("@FILES@", json.dumps(listed)))
+@dataclass(frozen=True)
+class Web:
+    """The web app's files as this process serves them, and their version."""
+
+    files: dict[str, bytes]
+    version: str
+
+    @classmethod
+    def read(cls, folder: Path = WEB) -> Web:
+        """Every file of ``folder``, and a version that changes with any of them."""
+        files = {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+        digest = hashlib.sha256()
+        for name, body in files.items():
+            digest.update(name.encode() + b"\0" + body)
+        return cls(files, digest.hexdigest()[:16])
+
+    def page(self) -> bytes:
+        """index.html, naming this version's files."""
+        return self.files["index.html"].replace(b'"/static/', f'"/static/{self.version}/'.encode())
+
+    def service_worker(self) -> str:
+        """sw.js with this version and the files it caches."""
+        listed = [f"/static/{self.version}/{name}" for name in self.files
+                  if name not in ("index.html", "sw.js")]
+        return (self.files["sw.js"].decode().replace("@VERSION@", self.version)
+                .replace("@FILES@", json.dumps(listed)))
+
+    def file(self, name: str, cache: str) -> Response:
+        body = self.files.get(name)
+        if body is None or name in ("index.html", "sw.js"):
+            raise HTTPException(404, "no such file")
+        kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        return Response(body, media_type=kind, headers={"Cache-Control": cache})
 
 
 def page_routes(app: FastAPI) -> None:
-    """The pages, on ``app`` itself (a mount of the static files is no router's)."""
+    """The pages, on ``app`` itself."""
     if not (WEB / "index.html").is_file():
         return
-    index = WEB / "index.html"
-    worker = _service_worker()
+    web = Web.read()
+    page, worker = web.page(), web.service_worker()
 
     @app.get("/sw.js", include_in_schema=False)
     def service_worker() -> Response:
@@ -45,26 +84,21 @@ def page_routes(app: FastAPI) -> None:
         return Response(worker, media_type="text/javascript",
                         headers={"Cache-Control": "no-cache"})
 
-    @app.get("/", include_in_schema=False)
-    def home() -> FileResponse:
-        return FileResponse(index)
+    @app.get("/static/{version}/{name}", include_in_schema=False)
+    def versioned(version: str, name: str) -> Response:
+        """This version's file, for good; another version's is not here."""
+        if version != web.version:
+            raise HTTPException(404, f"this process serves version {web.version}")
+        return web.file(name, FOREVER)
 
-    @app.get("/account", include_in_schema=False)
-    @app.get("/play", include_in_schema=False)
-    @app.get("/pair/{code}", include_in_schema=False)
-    @app.get("/leaderboard", include_in_schema=False)
-    @app.get("/lobby", include_in_schema=False)
-    @app.get("/t/{table_id}", include_in_schema=False)
-    @app.get("/stats/{name}", include_in_schema=False)
-    @app.get("/replay/{table_id}", include_in_schema=False)
-    @app.get("/mod", include_in_schema=False)
-    @app.get("/reset", include_in_schema=False)
-    @app.get("/challenge/{challenge_id}", include_in_schema=False)
-    @app.get("/tournaments", include_in_schema=False)
-    @app.get("/tournament/{tournament_id}", include_in_schema=False)
-    @app.get("/tournament/{tournament_id}/boards", include_in_schema=False)
-    def page() -> FileResponse:
-        """The app's own pages: the client reads the path."""
-        return FileResponse(index)
+    @app.get("/static/{name}", include_in_schema=False)
+    def bare(name: str) -> Response:
+        """A file by its bare name: asked again each time."""
+        return web.file(name, "no-cache")
 
-    app.mount("/static", StaticFiles(directory=WEB), name="static")
+    def show() -> Response:
+        """A page of the app, naming its version's files; asked again each time."""
+        return Response(page, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+    for path in PAGES:
+        app.get(path, include_in_schema=False)(show)
