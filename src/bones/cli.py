@@ -133,6 +133,12 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
                              "(BONES_CONFIG); each option is also BONES_<OPTION>")
     worker.add_argument("--processes", type=int, default=None,
                         help="jobs worked on at once (default: one a core)")
+    migrate = commands.add_parser("migrate", help="bring the store to a revision of its "
+                                  "schema (the app processes stopped): back, to roll back "
+                                  "a release")
+    migrate.add_argument("--to", required=True, help="the revision, e.g. 0015, or head")
+    migrate.add_argument("--db", default=None,
+                         help="SQLAlchemy URL of the store (default sqlite:///bones.db)")
     commands.add_parser("warm", help="compile the bots' code into its cache now (at an "
                         "install), not at the first decisions")
     backup = commands.add_parser("backup", help="copy the store, while the server runs")
@@ -179,7 +185,7 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     arena.add_argument("--csv", default="arena.csv")
     arena.add_argument("--png", default="arena.png")
     return top, {"serve": serve, "worker": worker, "backup": backup, "restore": restore,
-                 "admin": administer}
+                 "migrate": migrate, "admin": administer}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -206,6 +212,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return keep(args)
     if args.command == "warm":
         return warm()
+    if args.command == "migrate":
+        return migrate(args.db, args.to)
     if args.command == "admin":
         return admin.run(args)
     return play(args)
@@ -313,6 +321,32 @@ def _once_it_answers(make: Callable[[], T], what: str, url: str, every: float = 
                 without_password(url), reason[0][:200] if reason else type(error).__name__,
                 every)
             time.sleep(every)
+
+
+def migrate(db: str | None, to: str) -> int:
+    """``bones migrate --to``: the store's schema at revision ``to``, up or back."""
+    from alembic.util import CommandError
+    from sqlalchemy import create_engine
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from bones.server import DEFAULT_DB
+    from bones.server.store import migrate as migrations
+
+    engine = create_engine(db or DEFAULT_DB)
+    try:
+        was = migrations.revision(engine)
+        if to == "head" or (was is not None and to > was):
+            migrations.upgrade(engine, to)
+        else:
+            migrations.downgrade(engine, to)
+        print(f"bones migrate: {without_password(db or DEFAULT_DB)} from {was} to "
+              f"{migrations.revision(engine)}")
+    except (SQLAlchemyError, CommandError) as error:
+        print(f"bones migrate: {error}", file=sys.stderr)
+        return 2
+    finally:
+        engine.dispose()
+    return 0
 
 
 def warm() -> int:

@@ -45,9 +45,10 @@ def env_name(dest: str) -> str:
     return PREFIX + dest.upper()
 
 
-TYPED = frozenset({"help", "config", "replace"})
-"""Options only the command line gives: a restore over a store with games is asked for
-each time, never left on in the environment."""
+TYPED = frozenset({"help", "config", "replace", "to"})
+"""Options only the command line gives: a restore over a store with games, or the
+revision a store is migrated to, is asked for each time, never left on in the
+environment."""
 
 
 def options(command: argparse.ArgumentParser) -> list[argparse.Action]:

@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from alembic import command
@@ -22,7 +23,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, Engine
 
-__all__ = ["revision", "upgrade"]
+__all__ = ["downgrade", "revision", "upgrade"]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -36,13 +37,31 @@ def _config(connection: Connection) -> Config:
 
 def upgrade(engine: Engine, to: str = "head") -> None:
     """Apply every revision the store lacks (up to ``to``), in one transaction."""
+    _migrate(engine, command.upgrade, to)
+
+
+def downgrade(engine: Engine, to: str) -> None:
+    """Undo every revision after ``to``, in one transaction: going back to a release
+    whose migrations end at ``to`` (``bones migrate --to``), every app process of the
+    newer one stopped first, since it would make them again at its start.
+
+    >>> from sqlalchemy import create_engine, inspect
+    >>> engine = create_engine("sqlite://")
+    >>> upgrade(engine); downgrade(engine, "0015")
+    >>> revision(engine), "backups" in inspect(engine).get_table_names()
+    ('0015', False)
+    """
+    _migrate(engine, command.downgrade, to)
+
+
+def _migrate(engine: Engine, how: Callable[[Config, str], None], to: str) -> None:
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":  # several servers start at once:
             # they wait their turn, however long the revisions take (no statement limit)
             connection.execute(text("SET LOCAL statement_timeout = 0"))
             connection.execute(text("SET LOCAL lock_timeout = 0"))
             connection.execute(text("SELECT pg_advisory_xact_lock(20261201)"))
-        command.upgrade(_config(connection), to)
+        how(_config(connection), to)
 
 
 def revision(engine: Engine) -> str | None:
