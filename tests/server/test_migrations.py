@@ -22,6 +22,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, select, text
 
+from bones.cli import main
 from bones.match import Match
 from bones.rules import Rules
 from bones.server.people.accounts import Accounts
@@ -190,3 +191,16 @@ def test_a_tables_log_is_read_through_its_key(tmp_path: Path) -> None:
     assert indexes == ["sqlite_autoindex_events_1"]
     assert "USING INDEX sqlite_autoindex_events_1 (table_id=?)" in plan, plan
     assert "TEMP B-TREE" not in plan, plan
+
+
+def test_a_store_goes_back_a_release_and_forward_again(old_store: str) -> None:
+    """``bones migrate --to``: the newest revision undone for the release before, every
+    game kept, and made again."""
+    store = Store(old_store)  # upgraded to the newest
+    store.engine.dispose()
+    kept = _rows(old_store)
+    assert main(["migrate", "--to", "0015", "--db", old_store]) == 0
+    assert revision(create_engine(old_store)) == "0015"
+    assert _rows(old_store) == kept
+    assert main(["migrate", "--to", "head", "--db", old_store]) == 0
+    assert revision(create_engine(old_store)) == HEAD and _rows(old_store) == kept
