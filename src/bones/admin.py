@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -147,19 +146,18 @@ def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
 
 def site_origin(env: Mapping[str, str] | None = None) -> str:
     """The site's address as its players open it: the first origin ``bones serve`` is
-    configured with (``BONES_ORIGIN``, or ``origin`` in the ``[serve]`` table of the file
-    ``BONES_CONFIG`` names). A link to a made-up address is worse than none.
+    configured with (``BONES_ORIGIN`` or its ``_FILE``, or ``origin`` in the ``[serve]``
+    table of the file ``BONES_CONFIG`` names), read as ``bones serve`` reads it. A link
+    to a made-up address is worse than none.
 
     >>> site_origin({"BONES_ORIGIN": "https://bones.example,https://www.bones.example"})
     'https://bones.example'
     """
-    from bones.configuration import ConfigError, read_file
+    from bones.cli import parsers
+    from bones.configuration import ConfigError, configured
 
-    env = os.environ if env is None else env
-    origins = [o for o in env.get("BONES_ORIGIN", "").split(",") if o]
-    if not origins and (path := env.get("BONES_CONFIG")):
-        kept = read_file(path).get("serve", {}).get("origin", [])
-        origins = [kept] if isinstance(kept, str) else list(kept)
+    top, commands = parsers()
+    origins = configured(top, {"serve": commands["serve"]}, ["serve"], env).origin
     if not origins:
         raise ConfigError("which site? give --site https://... (or set the site's origin "
                           "in the configuration)")

@@ -290,8 +290,10 @@ def serve(args: argparse.Namespace) -> int:
         print(f"bones serve: {error}", file=sys.stderr)
         return 2
     if args.redis:
-        _once_it_answers(lambda: Redis.from_url(args.redis, socket_timeout=5).ping(),
-                         "the site's Redis", args.redis)
+        def ping() -> None:
+            with Redis.from_url(args.redis, socket_timeout=5) as client:
+                client.ping()
+        _once_it_answers(ping, "the site's Redis", args.redis)
     app = _once_it_answers(lambda: create_app(args.db or DEFAULT_DB, settings, planned),
                            "the store", args.db or DEFAULT_DB)
     settle()
@@ -307,7 +309,7 @@ def _once_it_answers(make: Callable[[], T], what: str, url: str, every: float = 
     """``make()`` once ``what`` at ``url`` answers: a site's process started while
     PostgreSQL or Redis is away (a machine booting, an outage) waits for it, saying so
     in one line every ``every`` seconds, and no traceback; a stop signal ends the wait."""
-    from bones.server.logs import OUTAGES
+    from bones.server.logs import OUTAGES, reason
 
     while True:
         try:
@@ -315,11 +317,9 @@ def _once_it_answers(make: Callable[[], T], what: str, url: str, every: float = 
         except OUTAGES as error:
             if url.startswith("sqlite"):
                 raise
-            reason = str(getattr(error, "orig", None) or error).strip().splitlines()
             logging.getLogger("bones.server").error(
                 "%s at %s does not answer (%s); trying again in %g s", what,
-                without_password(url), reason[0][:200] if reason else type(error).__name__,
-                every)
+                without_password(url), reason(getattr(error, "orig", None) or error), every)
             time.sleep(every)
 
 

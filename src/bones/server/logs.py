@@ -33,8 +33,8 @@ from typing import Any, TextIO
 import redis
 from sqlalchemy import exc as sql
 
-__all__ = ["ADDRESS", "FORMATS", "OUTAGES", "REQUEST", "SEAT", "TABLE", "audit", "refused",
-           "request_id", "setup"]
+__all__ = ["ADDRESS", "FORMATS", "OUTAGES", "REQUEST", "SEAT", "TABLE", "audit", "reason",
+           "refused", "request_id", "setup"]
 
 FORMATS = ("text", "json")
 TABLE: ContextVar[str | None] = ContextVar("table", default=None)
@@ -58,6 +58,17 @@ _GIVEN = re.compile(r"[\w.-]{1,64}")
 def request_id(given: str | None) -> str:
     """The id a request is logged under: the proxy's, if it looks like one, else new."""
     return given if given is not None and _GIVEN.fullmatch(given) else secrets.token_hex(6)
+
+
+def reason(error: BaseException) -> str:
+    r"""An error in one line: its kind and the first line of what it says (an outage's
+    is the driver's words, not a traceback).
+
+    >>> reason(ConnectionRefusedError("connection refused\nat 127.0.0.1:5432"))
+    'ConnectionRefusedError: connection refused'
+    """
+    said = str(error).strip().splitlines()
+    return type(error).__name__ + (f": {said[0][:200]}" if said else "")
 
 
 def audit(event: str, **fields: Any) -> None:
@@ -102,9 +113,7 @@ class _Seldom(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.exc_info and isinstance(record.exc_info[1], OUTAGES):
-            reason = str(record.exc_info[1]).strip().splitlines()
-            record.msg = f"{record.getMessage()}: {type(record.exc_info[1]).__name__}" + (
-                f": {reason[0][:200]}" if reason else "")
+            record.msg = f"{record.getMessage()}: {reason(record.exc_info[1])}"
             record.args, record.exc_info, record.exc_text = None, None, None
         if record.levelno < logging.WARNING:
             return True

@@ -119,17 +119,18 @@ class Guard:
 
     async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
         # Refused before the handshake completes: the browser sees HTTP 403.
-        if self._foreign(scope) or not await self._allowed(scope):
-            logs.refused("origin" if self._foreign(scope) else "rate", path=scope["path"])
+        foreign = self._foreign(scope)
+        if foreign or not await self._allowed(scope):
+            logs.refused("origin" if foreign else "rate", path=scope["path"])
             await send({"type": "websocket.close", "code": 4403})
             return
         scope = unsealed(scope)
         offered = "bones" in scope.get("subprotocols", [])
 
         async def agreed(message: Message) -> None:
-            if offered and message["type"] == "websocket.accept":
-                message.setdefault("subprotocol", None)
-                message["subprotocol"] = message["subprotocol"] or "bones"
+            if offered and message["type"] == "websocket.accept" \
+                    and not message.get("subprotocol"):
+                message["subprotocol"] = "bones"
             await send(message)
 
         await self.app(scope, receive, agreed)
@@ -189,8 +190,9 @@ def unsealed(scope: Scope) -> Scope:
     (['bones'], b'token=Tk-1')
     """
     offered = list(scope.get("subprotocols", []))
-    secrets = [(kind, p.removeprefix(f"bones.{kind}.")) for p in offered
-               for kind in SECRETS if p.startswith(f"bones.{kind}.")]
+    prefixes = {kind: f"bones.{kind}." for kind in SECRETS}
+    secrets = [(kind, p.removeprefix(prefix)) for p in offered
+               for kind, prefix in prefixes.items() if p.startswith(prefix)]
     query = parse_qsl(bytes(scope.get("query_string", b"")).decode("latin-1"))
     if any(key in SECRETS for key, _ in query):
         log.warning("a secret came in a socket's URL, which proxies log (deprecated): send "
@@ -198,8 +200,8 @@ def unsealed(scope: Scope) -> Scope:
     if not secrets:
         return scope
     kept = [(key, value) for key, value in query if key not in SECRETS]
-    return {**scope, "subprotocols": [p for p in offered if not p.startswith(
-        tuple(f"bones.{kind}." for kind in SECRETS))],
+    return {**scope, "subprotocols": [p for p in offered
+                                      if not p.startswith(tuple(prefixes.values()))],
         "query_string": urlencode(kept + secrets[:1]).encode()}
 
 

@@ -33,6 +33,8 @@ PAGES = ("/", "/account", "/play", "/pair/{code}", "/leaderboard", "/lobby", "/t
          "/tournaments", "/tournament/{tournament_id}",
          "/tournament/{tournament_id}/boards")
 """The app's own pages: the client reads the path."""
+OWN_PATHS = ("index.html", "sw.js")
+"""Files served at paths of their own (every page, ``/sw.js``), never under /static."""
 
 
 @dataclass(frozen=True)
@@ -58,13 +60,13 @@ class Web:
     def service_worker(self) -> str:
         """sw.js with this version and the files it caches."""
         listed = [f"/static/{self.version}/{name}" for name in self.files
-                  if name not in ("index.html", "sw.js")]
+                  if name not in OWN_PATHS]
         return (self.files["sw.js"].decode().replace("@VERSION@", self.version)
                 .replace("@FILES@", json.dumps(listed)))
 
     def file(self, name: str, cache: str) -> Response:
         body = self.files.get(name)
-        if body is None or name in ("index.html", "sw.js"):
+        if body is None or name in OWN_PATHS:
             raise HTTPException(404, "no such file")
         kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
         return Response(body, media_type=kind, headers={"Cache-Control": cache})

@@ -53,8 +53,9 @@ def backup(url: str, path: Path) -> None:
     parsed = make_url(url)
     if parsed.get_backend_name() not in ("sqlite", "postgresql"):
         raise BackupError(f"bones backs up SQLite and PostgreSQL stores, not {url!r}")
+    taken = BackupError(f"there is a backup at {path} already: name another file")
     if path.exists():
-        raise BackupError(f"there is a backup at {path} already: name another file")
+        raise taken
     # never a half-written copy at ``path``, nor two backups writing one file
     partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
     source = _sqlite_file(url) if parsed.get_backend_name() == "sqlite" else None
@@ -71,7 +72,7 @@ def backup(url: str, path: Path) -> None:
             _pg("pg_dump", url, "--format=custom", "--no-owner", f"--file={partial}")
         os.link(partial, path)  # fails, unlike a rename, if another backup took the name
     except FileExistsError:
-        raise BackupError(f"there is a backup at {path} already: name another file") from None
+        raise taken from None
     finally:
         partial.unlink(missing_ok=True)
     _kept(url, path)
