@@ -84,9 +84,17 @@ BY_MACHINE = frozenset({"bot_workers"})
 
 
 PING = 5.0
-"""Seconds between the server's WebSocket pings, and how long a pong may take: a socket
-whose client vanished without closing it (a network gone) is closed within ten seconds,
-and its seat shown away (a closed tab is shown at once)."""
+"""Seconds between the server's WebSocket pings (which also keep a quiet socket open
+through proxies and home routers)."""
+PONG_WAIT = 15.0
+"""Seconds a ping's answer may take: a socket whose client vanished without closing it
+(a network gone) is closed within twenty seconds, and its seat shown away (a closed tab
+is shown at once). A phone's network stalls for seconds at a time, and a busy machine's
+client answers late; neither is a player gone."""
+KEEP_ALIVE = 75
+"""Seconds an idle HTTP connection stays open: longer than nginx keeps its idle
+connections to the app (60 s), so the app never closes one just as nginx sends a request
+on it (which nginx answers 502 for a POST, as it cannot know whether it was done)."""
 
 def parser() -> argparse.ArgumentParser:
     """The ``bones`` command's parser."""
@@ -299,7 +307,7 @@ def serve(args: argparse.Namespace) -> int:
     settle()
     print(f"bones: open http://{args.host}:{args.port}/", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=4 * MAX_FRAME,
-                ws_ping_interval=PING, ws_ping_timeout=PING,
+                ws_ping_interval=PING, ws_ping_timeout=PONG_WAIT, timeout_keep_alive=KEEP_ALIVE,
                 log_config=None, proxy_headers=args.trust_proxy is not None,
                 forwarded_allow_ips=args.trust_proxy)
     return 0
