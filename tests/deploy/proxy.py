@@ -3,9 +3,12 @@ its ports free ones, its cache and temporary files in a folder of the test's."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import shutil
 import signal
+import ssl
 import subprocess
 import time
 from collections.abc import Iterator
@@ -16,6 +19,8 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.asyncio.client import connect
+from websockets.typing import Origin, Subprotocol
 
 from tests.server.conftest import fresh_postgres, fresh_redis
 from tests.server.live import Server, Worker, free_port
@@ -23,6 +28,27 @@ from tests.server.live import Server, Worker, free_port
 CONF = Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "bones.conf"
 MAIN = CONF.with_name("main.conf")
 """What bones needs of nginx.conf's own settings: the connections and files."""
+
+
+INSECURE = ssl.create_default_context()
+INSECURE.check_hostname, INSECURE.verify_mode = False, ssl.CERT_NONE
+"""TLS that takes the test's own certificate."""
+
+
+def first_message(url: str, subprotocols: tuple[str, ...] = (), origin: str | None = None,
+                  timeout: float = 30) -> tuple[str | None, Any]:
+    """The subprotocol a socket at ``url`` (wss://, the test's certificate) was answered
+    with, and the first message it was sent. With the asyncio client: the threaded one
+    reads and writes one TLS connection from two threads at once, which OpenSSL does not
+    allow (now and then nginx saw "bad record type" and dropped the connection, or never
+    read its request)."""
+    async def run() -> tuple[str | None, Any]:
+        async with connect(url, ssl=INSECURE, open_timeout=timeout,
+                           origin=None if origin is None else Origin(origin),
+                           subprotocols=[Subprotocol(p) for p in subprotocols] or None) as ws:
+            return ws.subprotocol, json.loads(await asyncio.wait_for(ws.recv(), timeout))
+
+    return asyncio.run(run())
 
 
 def certificate(folder: Path, host: str = "bones.test") -> tuple[Path, Path]:

@@ -10,6 +10,7 @@ import asyncio
 import json
 import resource
 import ssl
+from collections import Counter
 from pathlib import Path
 
 import httpx
@@ -85,6 +86,9 @@ def test_five_thousand_sockets_through_nginx(tmp_path: Path) -> None:
         opened, held = asyncio.run(run())
         refused = [status for status in opened if isinstance(status, int)]
         assert refused == [], f"{len(refused)} of {SOCKETS} refused: {set(refused)}"
+        closed = Counter(ws.close_code for ws in opened if not isinstance(ws, int)
+                         and ws.close_code not in (None, 1000))  # before the test closed them
+        assert closed == Counter(), f"closed while open, by code: {closed}"
         assert sum(held) >= SOCKETS and min(held) > 0, held  # both processes took some
         errors = (tmp_path / "error.log").read_text()
         assert "worker_connections are not enough" not in errors

@@ -5,18 +5,15 @@
 
 from __future__ import annotations
 
-import json
 import shutil
-import ssl
 import subprocess
 import time
 from pathlib import Path
 
 import httpx
 import pytest
-from websockets.sync.client import connect
 
-from tests.deploy.proxy import configuration
+from tests.deploy.proxy import configuration, first_message
 from tests.server.live import Server, free_port, sqlite_url
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
@@ -79,11 +76,7 @@ def test_caddy_before_an_app_process_serves_its_pages_and_sockets(tmp_path: Path
                 said = client.get(path).headers.get_list("strict-transport-security")
                 assert said == ["max-age=63072000; includeSubDomains"], (path, said)
             assert client.get("/metrics").status_code == 403
-        unchecked = ssl.create_default_context()
-        unchecked.check_hostname, unchecked.verify_mode = False, ssl.CERT_NONE
-        with connect(f"wss://localhost:{https}/ws/lobby", ssl=unchecked, open_timeout=10,
-                     origin=url) as socket:
-            assert json.loads(socket.recv(timeout=10))["type"]
+        assert first_message(f"wss://localhost:{https}/ws/lobby", origin=url)[1]["type"]
     finally:
         caddy.terminate()
         caddy.wait(timeout=30)

@@ -6,20 +6,14 @@ it used."""
 
 from __future__ import annotations
 
-import json
-import ssl
 from pathlib import Path
 
 import httpx
-from websockets.sync.client import connect
-from websockets.typing import Subprotocol
 
-from tests.deploy.proxy import proxied
+from tests.deploy.proxy import first_message, proxied
 
 
 def test_no_secret_reaches_the_proxy_s_logs(tmp_path: Path) -> None:
-    insecure = ssl.create_default_context()
-    insecure.check_hostname, insecure.verify_mode = False, ssl.CERT_NONE
     with proxied(tmp_path, {}) as site:
         client = httpx.Client(base_url=site.url, verify=False)
         made = client.post("/api/tables", json={"variant": "draw", "seats": [
@@ -29,15 +23,13 @@ def test_no_secret_reaches_the_proxy_s_logs(tmp_path: Path) -> None:
         invite = made.json()["invite"].split("#invite=")[1]
         url = f"{site.url.replace('https://', 'wss://')}/ws/{table}"
 
-        def first(sent: list[str], query: str = "") -> tuple[str | None, object]:
-            with connect(url + query, ssl=insecure, open_timeout=30,
-                         subprotocols=[Subprotocol(p) for p in sent] or None) as ws:
-                state = json.loads(ws.recv(timeout=30))
-                return ws.subprotocol, state["you"]
+        def first(sent: tuple[str, ...], query: str = "") -> tuple[str | None, object]:
+            subprotocol, state = first_message(url + query, sent)
+            return subprotocol, state["you"]
 
-        assert first(["bones", f"bones.token.{token}"]) == ("bones", 0)  # the seat's
-        assert first(["bones", f"bones.invite.{invite}"]) == ("bones", None)  # watching
-        assert first([], f"?token={token}") == (None, 0)  # as an older program does
+        assert first(("bones", f"bones.token.{token}")) == ("bones", 0)  # the seat's
+        assert first(("bones", f"bones.invite.{invite}")) == ("bones", None)  # watching
+        assert first((), f"?token={token}") == (None, 0)  # as an older program does
     logged = (tmp_path / "access.log").read_text() + (tmp_path / "error.log").read_text()
     assert f"GET /ws/{table}" in logged
     assert token not in logged and invite not in logged
