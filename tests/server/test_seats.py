@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 
 import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
 
 from tests.server.live import Message, Server, play_all, play_out, sqlite_url
 
@@ -71,6 +73,37 @@ def test_reconnect_with_the_token_gives_the_view_back(server: Server) -> None:
     assert back["view"]["line"] == seen["view"]["line"]
     ends = play_all([again, server.socket(table, other["token"])], seed=4)
     assert all(e["table"]["status"] == "over" for e in ends)
+
+
+def test_a_seat_opened_on_another_device_moves_there(server: Server) -> None:
+    """"Seats follow the account": a member's seat opened from another browser (another
+    session of the account) moves there. The first browser's sockets, both its tabs, are
+    closed with 4409, which the page answers by saying so and offering to play there
+    again; a program holding the seat's token without a session keeps its socket; the
+    seat is never shown away meanwhile."""
+    name = f"Dev{random.randrange(10**7)}"
+    laptop, phone = server.account(name), server.account(name)  # two sessions
+    made = server.create("draw", [{"kind": "human", "me": True}, {"kind": "human"}],
+                         options={"target": None}, client=laptop)
+    table = made["table"]["id"]
+    tabs = [server.socket(table, made["token"], laptop), server.socket(table, signed_in=laptop)]
+    program = server.socket(table, made["token"])
+    for client in (*tabs, program):
+        assert client.until(lambda m: m["type"] == "state")["you"] == 0
+    for tab in tabs:  # one tab of the browser did not move the other
+        tab.drain()
+        assert tab.ws.close_code is None
+    mobile = server.socket(table, signed_in=phone)
+    assert mobile.until(lambda m: m["type"] == "state")["you"] == 0
+    for tab in tabs:
+        with pytest.raises(ConnectionClosed) as closed:
+            tab.until(lambda m: False)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4409
+    program.send({"v": 1, "type": "ping"})
+    assert program.until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
+    mobile.drain()
+    assert all(m["table"]["seats"][0]["connected"] for m in mobile.received
+               if m["type"] == "state")
 
 
 def test_a_bad_token_opens_nothing(server: Server) -> None:

@@ -150,7 +150,9 @@ def test_a_members_seat_follows_them_to_another_browser(web: Server, browser: Br
     """"Seats follow the account" (issue: a member who opens their own unfinished game on
     another browser got "This table has no free seat"): signed in to the same account
     there, the table opens in their seat, with their hand, and a move made there is
-    the game's; a guest opening the same address is offered to watch."""
+    the game's; the first browser is told the game goes on elsewhere, takes it back with
+    "Play here" (and the second is told); a guest opening the same address is offered
+    to watch."""
     name = f"Dev{random.randrange(10**6)}"
     contexts = [browser.new_context(**DESKTOP) for _ in range(3)]  # type: ignore[arg-type]
     try:
@@ -166,9 +168,16 @@ def test_a_members_seat_follows_them_to_another_browser(web: Server, browser: Br
                                  " && t.dataset.turn === t.dataset.you; }", timeout=30_000)
         now = elsewhere.read()
         assert now["you"] == "0" and now["hand"] == first.evaluate(READ)["hand"]
+        first.wait_for_selector("#play-here")  # told at once, its tiles no longer playable
+        assert "another device" in first.locator("#status").inner_text()
         elsewhere.move(now, drag=False)
+        second.wait_for_function("m => +document.querySelector('#table').dataset.moves > m",
+                                 arg=now["moves"])
+        first.click("#play-here")
+        second.wait_for_selector("#play-here")
         first.wait_for_function("m => +document.querySelector('#table').dataset.moves > m",
                                 arg=now["moves"])
+        assert not first.locator("#play-here").count()
         stranger.goto(f"{web.url}/t/{table}")
         stranger.wait_for_selector("#join")
         assert stranger.locator(".hand .tile").count() == 0

@@ -53,8 +53,8 @@ export class Connection {
   // player's own notices (`onNotice`, and `onPaired` when a tournament seats them), or
   // "tournament/{id}" for a tournament's page
   // (`onTournament`, and its chat); `onEnd(code)`: the
-  // server closed it for good (4401 not signed in, 4403 not yours, 4404 gone, 4451 the
-  // account is banned).
+  // server closed it for good (4401 not signed in, 4403 not yours, 4404 gone, 4409 the
+  // seat was opened on another device, 4451 the account is banned).
   constructor(table, token, handlers) {
     Object.assign(this, { table, token, ...handlers });
     this.delay = 250;
@@ -91,7 +91,7 @@ export class Connection {
     ws.onclose = (event) => {
       this.onStatus?.(false);
       if (this.closed) return;
-      if ([4401, 4403, 4404, 4451].includes(event.code)) {
+      if ([4401, 4403, 4404, 4409, 4451].includes(event.code)) {
         this.onEnd?.(event.code);
         return;
       }

@@ -54,7 +54,9 @@ export class TableScreen {
         this.renderStatus();
       },
       onEnd: (code) => {  // the server will not have this socket back: say why, for good
-        this.ended = code === 4451 ? t("error.banned") : code === 4404 ? t("http.404") : t("http.403");
+        this.elsewhere = code === 4409;  // the seat moved to another device: it may come back
+        this.ended = code === 4451 ? t("error.banned") : code === 4404 ? t("http.404")
+          : this.elsewhere ? t("elsewhere") : t("http.403");
         if (this.message) this.renderStatus();
         else this.root.replaceChildren(h("p", { class: "form-error", role: "alert", id: "ended" }, this.ended));
       },
@@ -488,6 +490,10 @@ export class TableScreen {
     else if (view.turn === you) text = t("yourTurn");
     else if (view.turn !== null) text = t("turnOf", { name: this.seatName(view.turn) });
     status.textContent = text;
+    if (this.elsewhere) {
+      status.append(" ", h("button", { type: "button", id: "play-here", class: "primary",
+        onclick: () => this.go(`/t/${this.tableId}`) }, t("playHere")));
+    }
   }
 
   lastTile() {

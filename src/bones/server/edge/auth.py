@@ -19,6 +19,7 @@ in Redis when the server has one; passwords are hashed a few at a time (``hashin
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import logging
 import os
@@ -142,12 +143,23 @@ async def caller(request: HTTPConnection) -> Account | None:
     (refused at once if revoked), else the session cookie's, else none. The store is
     read in a thread, and only when there is something to look up: a hop to a thread
     and back cost a busy server more than the rest of an anonymous request's check."""
-    header = request.headers.get("authorization", "")
-    bearer = header[7:].strip() if header.lower().startswith("bearer ") else None
-    session = _session(request)
+    bearer, session = _bearer(request), _session(request)
     if bearer is None and not session:
         return None
     return await run_in_threadpool(_account, request.app.state.accounts, bearer, session)
+
+
+def _bearer(request: HTTPConnection) -> str | None:
+    header = request.headers.get("authorization", "")
+    return header[7:].strip() if header.lower().startswith("bearer ") else None
+
+
+def device(connection: HTTPConnection) -> str | None:
+    """Which browser (by its session) or program (by its API token) a socket comes from,
+    as a digest that tells them apart and opens nothing; None for neither. A member's
+    seat opened on another device moves there (``Doors.serve``)."""
+    secret = _bearer(connection) or _session(connection)
+    return None if not secret else hashlib.sha256(secret.encode()).hexdigest()[:16]
 
 
 def _account(accounts: Accounts, bearer: str | None, session: str | None) -> Account | None:

@@ -17,6 +17,7 @@ from starlette.websockets import WebSocketState
 
 from bones.server.edge.auth import (
     client_address,
+    device,
     viewer,
 )
 from bones.server.meeting.lobby import Lobby
@@ -69,7 +70,8 @@ def sockets_router(hub: Hub, lobby: Lobby, seeker: Seeker, presence: Presence,
                           invite: str | None = None) -> None:
         who = await viewer(ws)
         with presence.present(who, ws):
-            await _served(ws, hub.connect(ws, table_id, token, client_address(ws), who, invite))
+            await _served(ws, hub.connect(ws, table_id, token, client_address(ws), who, invite,
+                                          device(ws)))
 
     return router
 

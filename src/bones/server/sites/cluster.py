@@ -430,17 +430,18 @@ class Cluster:
 
     async def relay(self, ws: Socket, owner: str, table_id: str, token: str | None,
                     address: str, viewer: dict[str, Any] | None = None,
-                    invite: str | None = None) -> None:
+                    invite: str | None = None, device: str | None = None) -> None:
         """Serve a client whose table another process holds, until either side closes,
         or the holder is gone (then close with 1012: the client comes back); ``viewer``:
-        who is signed in on the socket; ``invite``: the private table's secret it gave."""
+        who is signed in on the socket; ``invite``: the private table's secret it gave;
+        ``device``: the browser it comes from (``auth.device``)."""
         conn = secrets.token_hex(8)
         box = self.boxes[conn] = asyncio.Queue()
         self.owners[conn] = owner
         try:
             self.send(owner, {"kind": "open", "conn": conn, "from": self.me,
                               "table": table_id, "token": token, "address": address,
-                              "viewer": viewer, "invite": invite})
+                              "viewer": viewer, "invite": invite, "device": device})
             inward = asyncio.ensure_future(self._inward(ws, owner, conn))
             outward = asyncio.ensure_future(self._outward(ws, box, owner, table_id))
             await asyncio.wait([inward, outward], return_when=asyncio.FIRST_COMPLETED)

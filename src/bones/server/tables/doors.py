@@ -39,10 +39,13 @@ from bones.server.tables import endings
 from bones.server.tables.live import Conn, Live, Part
 from bones.server.tables.seats import TableError
 
-__all__ = ["Doors"]
+__all__ = ["ELSEWHERE", "Doors"]
 
 log = logging.getLogger("bones.server")
 T = TypeVar("T")
+ELSEWHERE = 4409
+"""The close code of a seat's socket whose seat was opened on another device: the page
+says so and offers to play here again, and does not come back by itself."""
 
 
 class Doors(Part):
@@ -50,17 +53,20 @@ class Doors(Part):
 
     async def connect(self, ws: Socket, table_id: str, token: str | None,
                       address: str, viewer: Player | None = None,
-                      invite: str | None = None) -> None:
+                      invite: str | None = None, device: str | None = None) -> None:
         """Serve one WebSocket: a seat (with its token, or without when ``viewer``, who
         is signed in on it, is the account seated there: a member's seat follows them to
         any device) or a spectator (at a private table, with its ``invite`` secret; signed
-        in to chat)."""
+        in to chat). A seat opened from one ``device`` (``auth.device``) moves there:
+        its sockets from another device are closed with :data:`ELSEWHERE` (tabs of one
+        browser, and programs that give no session, share it)."""
         async with self.hub.allowance.opened(ws, address) as room:
             if room:
-                await self.serve(ws, table_id, token, address, viewer, invite)
+                await self.serve(ws, table_id, token, address, viewer, invite, device)
 
-    async def serve(self, ws: Socket, table_id: str, token: str | None,
-                     address: str, viewer: Player | None, invite: str | None) -> None:
+    async def serve(self, ws: Socket, table_id: str, token: str | None, address: str,
+                    viewer: Player | None, invite: str | None,
+                    device: str | None = None) -> None:
         await ws.accept()
         logs.TABLE.set(table_id)
         try:
@@ -68,7 +74,7 @@ class Doors(Part):
         except Elsewhere as away:
             assert self.hub.cluster is not None
             await self.hub.cluster.relay(ws, away.owner, table_id, token, address,
-                                     None if viewer is None else asdict(viewer), invite)
+                                     None if viewer is None else asdict(viewer), invite, device)
             return
         if live is None:
             await refuse(ws, 4404, f"no open table {table_id!r}")
@@ -92,8 +98,10 @@ class Doors(Part):
             return
         allowance = self.hub.allowance
         own = None if seat is None else live.buckets.setdefault(seat, allowance.bucket())
-        conn = Conn(ws, seat, address, allowance.gate(address, own), viewer)
+        conn = Conn(ws, seat, address, allowance.gate(address, own), viewer, device=device)
         async with live.lock:
+            moved = [c for c in live.conns if seat is not None and c.seat == seat
+                     and None not in (c.device, device) and c.device != device]
             live.conns.add(conn)
             if seat is not None:
                 self.arrive(live, seat)
@@ -101,6 +109,10 @@ class Doors(Part):
                 self.hub.turns.schedule(live)
             else:
                 await self.hub.changes.send(live, conn, [])
+        for other in moved:  # after this one arrived: the seat is never away meanwhile
+            other.gone = True
+            with contextlib.suppress(Exception):
+                await other.ws.close(ELSEWHERE, "this seat was opened on another device")
         await self.chat_so_far(live, conn)
         try:
             async for text in messages(ws, conn.gate, self.hub.allowance.flood()):

@@ -40,7 +40,7 @@ class Holding(Part):
                 viewer = opened.get("viewer")
                 await self.hub.doors.serve(ws, opened["table"], opened["token"], opened["address"],
                                   None if viewer is None else Player(**viewer),
-                                  opened.get("invite"))
+                                  opened.get("invite"), opened.get("device"))
             except Elsewhere:
                 await ws.close(1012, "the table moved to another server: reconnect")
             finally:

@@ -162,9 +162,10 @@ class Hub:
         """The event loop's lateness over the last minute, a sample every tenth of a second."""
 
     async def connect(self, ws: Socket, table_id: str, token: str | None, address: str,
-                      viewer: Player | None = None, invite: str | None = None) -> None:
+                      viewer: Player | None = None, invite: str | None = None,
+                      device: str | None = None) -> None:
         """Serve one WebSocket at a table (``Doors.connect``)."""
-        await self.doors.connect(ws, table_id, token, address, viewer, invite)
+        await self.doors.connect(ws, table_id, token, address, viewer, invite, device)
 
     async def read(self, call: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.readers,

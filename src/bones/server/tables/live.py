@@ -61,6 +61,9 @@ class Conn:
     gone: bool = False
     """A send to it failed or waited too long (``deliver``): it is told nothing more, and
     what it sends is not read."""
+    device: str | None = None
+    """The browser or program it comes from (``auth.device``), if it gave a session or
+    an API token."""
 
     async def tell(self, text: str) -> None:
         """Send ``text``, unless the client is gone; one that takes it too slowly is."""
