@@ -106,6 +106,36 @@ def test_a_seat_opened_on_another_device_moves_there(server: Server) -> None:
                if m["type"] == "state")
 
 
+def test_a_members_games_in_progress_are_listed_with_whose_turn(server: Server) -> None:
+    """"Your games in progress" (all of them, with whose turn it is): every table not over
+    where the account sits, newest first, with its seat and the seat to move; a game over
+    leaves the list. The profile names the public ones being played (to watch), never a
+    private one."""
+    name = f"Inp{random.randrange(10**7)}"
+    member = server.account(name)
+    assert member.get("/api/me/games").json() == []
+    assert httpx.get(f"{server.url}/api/me/games").status_code == 401
+    friendly = server.create("draw", [{"kind": "human", "me": True}, {"kind": "human"}],
+                             options={"target": None}, client=member, public=True)
+    private = server.create("draw", [{"kind": "human", "me": True}, {"kind": "human"}],
+                            options={"target": None}, client=member)
+    server.join(private["table"]["id"], None, client=server.account(f"{name}b"))
+    solo = server.create("draw", [{"kind": "human", "me": True}, {"kind": "bot", "level": "easy"}],
+                         options={"target": None}, client=member)
+    games = member.get("/api/me/games").json()
+    assert [g["id"] for g in games] == [solo["table"]["id"], private["table"]["id"],
+                                        friendly["table"]["id"]]
+    assert [g["yours"] for g in games] == [0, 0, 0]
+    assert [g["status"] for g in games] == ["playing", "playing", "waiting"]
+    assert games[0]["turn"] in (0, 1) and games[2]["turn"] is None
+    profile = httpx.get(f"{server.url}/api/profile/{name}").json()
+    assert profile["playing"] == [friendly["table"]["id"]]  # the others are private
+    seat = server.socket(solo["table"]["id"], signed_in=member)
+    play_out(seat, random.Random(1))
+    seat.close()
+    assert solo["table"]["id"] not in [g["id"] for g in member.get("/api/me/games").json()]
+
+
 def test_a_bad_token_opens_nothing(server: Server) -> None:
     made = server.create("draw", [{"kind": "human", "name": "Ann"},
                                   {"kind": "bot", "level": "easy"}])

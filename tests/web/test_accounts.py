@@ -152,7 +152,7 @@ def test_a_members_seat_follows_them_to_another_browser(web: Server, browser: Br
     there, the table opens in their seat, with their hand, and a move made there is
     the game's; the first browser is told the game goes on elsewhere, takes it back with
     "Play here" (and the second is told); a guest opening the same address is offered
-    to watch."""
+    to watch. The home page and the top bar list the game in progress, and open it."""
     name = f"Dev{random.randrange(10**6)}"
     contexts = [browser.new_context(**DESKTOP) for _ in range(3)]  # type: ignore[arg-type]
     try:
@@ -181,6 +181,11 @@ def test_a_members_seat_follows_them_to_another_browser(web: Server, browser: Br
         stranger.goto(f"{web.url}/t/{table}")
         stranger.wait_for_selector("#join")
         assert stranger.locator(".hand .tile").count() == 0
+        second.goto(f"{web.url}/")  # the home page and the top bar: your games in progress
+        second.wait_for_selector(f"#games-now a[href='/t/{table}']")
+        assert second.locator("#games-now-link").inner_text() == "Games: 1"
+        second.click(f"#games-now a[href='/t/{table}']")
+        second.wait_for_selector("#table[data-you='0']")
     finally:
         for context in contexts:
             context.close()

@@ -188,6 +188,13 @@ function header() {
                       icon(BELL), h("span", { class: "menu-word" }, t("notifyTurn")))
       : null,
     select);
+  if (me()) {  // the games in progress, from any device: a way back to them from every page
+    api("/api/me/games").then((games) => {
+      if (games.length && !menu.querySelector("#games-now-link")) {
+        menu.prepend(navLink("/", "games-now-link", t("gamesNowShort", { n: games.length })));
+      }
+    }).catch(() => {});
+  }
   top.classList.remove("open");
   fill(top,
     h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); go("/"); } },

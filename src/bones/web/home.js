@@ -97,7 +97,32 @@ export function newGame(root, variants, go, preset = null) {
     }
   });
   render();
-  root.replaceChildren(form);
+  root.replaceChildren(gamesNow(go), form);
+}
+
+// A seat as a list names it: its player, a bot's level, or a dash while it is free.
+function seatWord(seat) {
+  return seat.name || (seat.kind === "bot" ? t(`level.${seat.level}`) : "—");
+}
+
+// The player's games in progress, on any device they signed in on: each a link to its
+// table with whose turn it is (GET /api/me/games); shown once there is one.
+function gamesNow(go) {
+  const section = h("section", { class: "games-now", id: "games-now", hidden: true });
+  if (!me()) return section;
+  api("/api/me/games").then((games) => {
+    if (!games.length) return;
+    fill(section, h("h2", {}, t("gamesNow")), h("ul", {}, games.map((game) => {
+      const others = game.seats.filter((s) => s.seat !== game.yours).map(seatWord);
+      const state = game.status === "waiting" ? t("waiting") : game.turn === game.yours ? t("yourTurn")
+        : game.turn === null ? "" : t("turnOf", { name: seatWord(game.seats[game.turn]) });
+      return h("li", { class: game.turn === game.yours ? "turn" : "" },
+        h("a", { href: `/t/${game.id}`, onclick: (e) => { e.preventDefault(); go(`/t/${game.id}`); } },
+          t(`variant.${game.variant}`), " · ", others.join(", ")), " ", h("small", {}, state));
+    })));
+    section.hidden = false;
+  }).catch(() => {});  // signed out meanwhile: nothing to show
+  return section;
 }
 
 // Time controls for tables with people: seconds a move + a bank of seconds.
@@ -146,7 +171,7 @@ export async function joinScreen(root, tableId, go, bare) {
   const free = info.seats.some((s) => s.kind === "human" && !s.name);
   const form = h("form", { class: "join", id: "join" },
     h("h1", {}, t("joinTitle")),
-    h("p", {}, `${t(`variant.${info.variant}`)} · ${info.seats.map((s) => s.name || (s.kind === "bot" ? t(`level.${s.level}`) : "—")).join(", ")}`),
+    h("p", {}, `${t(`variant.${info.variant}`)} · ${info.seats.map(seatWord).join(", ")}`),
     free ? playingAs(go) : h("p", {}, t("full")),
     h("p", { class: "form-error", role: "alert" }),
     free ? h("button", { type: "submit", class: "primary" }, t("takeSeat")) : null,

@@ -57,6 +57,9 @@ export async function statsScreen(root, name, go, openUpload) {
     } });
   root.replaceChildren(h("section", { class: "stats", id: "stats" },
     h("h1", {}, t("statsFor", { name }), profile?.bot ? h("small", { class: "badge" }, t("botAccount")) : null),
+    profile?.playing.length ? h("p", { class: "playing-now", id: "playing-now" }, t("profilePlaying"), " ",
+      profile.playing.map((table) => h("a", { href: `/t/${table}`, class: "button",
+        onclick: (e) => { e.preventDefault(); go(`/t/${table}`); } }, t("watch")))) : null,
     profile && me() && me().name.toLowerCase() !== name.toLowerCase()  // others report, block
       ? h("div", { class: "actions-row" },
         await relationButton("/api/follows", name, ["follow.follow", "follow.unfollow"], "follow-player"),

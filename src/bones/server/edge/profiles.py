@@ -66,6 +66,9 @@ class Profile(BaseModel):
     history: list[RatingPoint]
     games: list[GameSummary]
     stats: Stats
+    playing: list[str] = []
+    """The public tables the player sits at now, newest first (to watch; a private
+    one is its players' own)."""
 
 
 def summary(game: GameRow) -> GameSummary:
@@ -112,6 +115,7 @@ def profiles_router(store: Store, accounts: Accounts) -> APIRouter:
                                  rating=shown(Rating(r.mu, r.sigma)))
                      for r in ratings.history(account.id)],
             games=[summary(g) for g in store.games(account.name, 20)],
-            stats=stats_from(account.name, store.totals(account.name)))
+            stats=stats_from(account.name, store.totals(account.name)),
+            playing=[table for table, _, public in store.unfinished(account.id) if public])
 
     return router

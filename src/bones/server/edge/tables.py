@@ -4,17 +4,18 @@ report a chat line said at one.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 
 from bones.server.edge.auth import (
     Caller,
     client_address,
     player_for,
+    signed_in,
 )
-from bones.server.people.accounts import Accounts
+from bones.server.people.accounts import Account, Accounts
 from bones.server.protocol import (
     BAD_BODY,
     CreateTable,
@@ -70,6 +71,19 @@ def tables_router(hub: Hub, accounts: Accounts) -> APIRouter:
                           offset: int = Query(default=0, ge=0, le=10_000)) -> list[TableInfo]:
         """Public tables not yet over, newest first, ``limit`` from ``offset`` on."""
         return await hub.public_tables(limit, offset)
+
+    @router.get("/api/me/games", responses={401: {"description": "Not signed in"}})
+    async def my_games(account: Annotated[Account, Depends(signed_in)]) -> list[TableInfo]:
+        """Your games in progress, newest first: every table not over where your account
+        has a seat (casual, rated, a tournament's, waiting for players or played), each
+        with your seat (``yours``) and the seat to move (``turn``); it opens on any
+        device signed in to the account."""
+        games = []
+        for table, seat, _ in await hub.read(hub.store.unfinished, account.id):
+            info = await hub.info(table)
+            if info is not None and info.status != "over":
+                games.append(info.model_copy(update={"yours": seat}))
+        return games
 
     @router.get("/api/tables/{table_id}", responses={404: {"description": "No such table"}})
     async def get_table(table_id: str, account: Caller) -> TableInfo:

@@ -107,6 +107,8 @@ class TableInfo(BaseModel):
     yours: int | None = None
     """Read by a signed-in member seated here (``GET /api/tables/{id}``): their seat,
     which their socket takes on any device signed in to the account, without its token."""
+    turn: int | None = None
+    """While a round is played: the seat to move."""
 
 
 class Action(BaseModel):

@@ -262,6 +262,17 @@ class Store:
                 SeatRow.table_id == table_id, SeatRow.account_id == account_id,
                 SeatRow.kind == "human")).scalar()
 
+    def unfinished(self, account_id: int) -> list[tuple[str, int, bool]]:
+        """The tables not over where ``account_id`` has a seat, newest first: each one's
+        id, the seat, and whether it is public (a private one is shown only to its
+        players)."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                select(TableRow.id, SeatRow.seat, TableRow.config).join(SeatRow).where(
+                    TableRow.finished.is_(None), SeatRow.account_id == account_id,
+                    SeatRow.kind == "human").order_by(TableRow.created.desc()))
+            return [(table, seat, config.get("invite") is None) for table, seat, config in rows]
+
     def open_ids(self) -> list[str]:
         """The ids of every table whose match is not over."""
         with Session(self.engine) as session:

@@ -59,7 +59,7 @@ def info(table: Table) -> TableInfo:
         aborted=over and endings.aborted(table),
         created=table.created.isoformat(), fair=table.deck.commitment,
         fair_reveal=table.deck.reveal() if over else None,
-        rematch=sorted(table.rematch), next=table.next,
+        rematch=sorted(table.rematch), next=table.next, turn=table.turn,
     )
 
 
