@@ -83,6 +83,8 @@ def test_the_new_game_form_names_its_parts(web: Server, browser: Browser,
     assert "Guest" in playing_as
     sign_up = page.locator("#sign-up-link").inner_text()
     assert sign_up and (language == "en") == (sign_up == "Sign up")
+    keep = page.locator("#keep-games").inner_text()  # why: a member's games on any device
+    assert keep and (language == "en") == (keep == "Your games then follow you to any device.")
     if language != "en":
         assert page.locator("input[name=variant][value=allfives] + strong").inner_text() \
             != "All Fives"

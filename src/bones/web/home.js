@@ -8,13 +8,15 @@ import { playNowLink } from "./play.js";
 
 const VARIANTS = ["draw", "block", "kozel", "allfives"];
 
-// Who takes the seat: the signed-in account (a guest's too), with a way to sign up.
+// Who takes the seat: the signed-in account (a guest's too), with a way to sign up (a
+// guest's seat is this browser's; a member's follows them to any device).
 function playingAs(go) {
   const account = me();
   if (!account) return null;
   return h("p", { class: "playing-as" }, t("playingAs", { name: account.name }), " ",
-    account.guest ? h("a", { href: "/account", id: "sign-up-link",
-                             onclick: (e) => { e.preventDefault(); go("/account"); } }, t("signUp")) : null);
+    account.guest ? [h("a", { href: "/account", id: "sign-up-link",
+                              onclick: (e) => { e.preventDefault(); go("/account"); } }, t("signUp")),
+      " ", h("small", { id: "keep-games" }, t("keepGames"))] : null);
 }
 
 // Who sits in a seat, as the player sees it from seat 0: an opponent (and where, at a
