@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+import pytest
 
 from bones import Match
 from bones.server.people.players import Player
@@ -20,6 +21,7 @@ from bones.server.protocol import CreateTable
 from bones.server.store.records import Store
 from bones.server.tables.hub import Hub, Settings
 from bones.server.thinking.brains import Brains
+from bones.server.thinking.jobs import Analyses, Busy
 from bones.server.thinking.workers import NICE, Pool, WorkerDied
 from bones.view import PlayerView
 from tests.server.fakes import Reader, in_a_thread, play_round
@@ -316,3 +318,33 @@ def test_a_closed_pool_leaves_no_worker() -> None:
 
     _with_pool(2, work)
     assert pids and not any(_alive(pid) for pid in pids)
+
+
+def _dies_first(marker: str) -> str:
+    """Ends its worker the first time it is called (as a kill or the out-of-memory
+    killer would), and answers the next time."""
+    if not os.path.exists(marker):
+        Path(marker).touch()
+        os._exit(1)
+    return "answered"
+
+
+def _dies(marker: str) -> str:
+    os._exit(1)
+
+
+async def _never_gone() -> bool:
+    return False
+
+
+def test_an_analysis_whose_worker_died_is_worked_out_by_another(tmp_path: Path) -> None:
+    """A game's analysis runs in a worker of its own: one that dies under it is replaced
+    and the round worked out again (it was a 500 for the page that asked); a worker that
+    dies again is "busy, try again" (503), never an error."""
+    jobs = Analyses(workers=1)
+    try:
+        assert asyncio.run(jobs._run(_never_gone, _dies_first, str(tmp_path / "d"))) == "answered"
+        with pytest.raises(Busy):
+            asyncio.run(jobs._run(_never_gone, _dies, str(tmp_path / "e")))
+    finally:
+        jobs.close()
