@@ -47,6 +47,7 @@ def test_a_report_is_acted_on_and_a_ban_ends_the_offenders_table(
 
     report = ann.page.context.new_page()
     report.goto(f"{web.url}/stats/{offender}")
+    report.select_option("#lang", "ru")  # the reason travels as a code, read in English
     report.click("#report-player")
     report.fill("#report-dialog textarea", "insults at our table")
     report.click("#send-report")
@@ -56,6 +57,7 @@ def test_a_report_is_acted_on_and_a_ban_ends_the_offenders_table(
     _moderator(web, mod, mod_name)
     mod.goto(f"{web.url}/mod")
     item = mod.locator(f".report:has-text('{offender}')")
+    assert "Insults or harassment" in item.inner_text()  # the first reason, checked
     item.locator("button.link").click()
     mod.wait_for_selector(f"#mod-player-name:has-text('{offender}')")
     assert "you play like a goat" in mod.locator("#mod-player .chat-lines").inner_text()

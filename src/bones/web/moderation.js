@@ -9,6 +9,13 @@ import { moment, playerName, refusal, t } from "./i18n.js";
 import { api } from "./net.js";
 
 const WHYS = ["abuse", "cheating", "leaving", "name", "other"];
+
+// A report's reason in the reader's language: the page sends one of WHYS, a code (a
+// Russian reporter's words on an English moderator's page were seen); a program's own
+// words are shown as they are.
+function reportReason(reason) {
+  return WHYS.includes(reason) ? t(`mod.why.${reason}`) : reason;
+}
 // The lengths a moderator picks from, in minutes ("" is for good).
 const LENGTHS = [[60, "mod.hoursN", 1], [1440, "mod.daysN", 1], [10080, "mod.daysN", 7],
   [43200, "mod.daysN", 30], ["", "mod.forGood"]];
@@ -87,7 +94,7 @@ export function reportDialog(name) {
     const why = form.elements.why.value;
     const note = form.elements.note.value.trim();
     await api("/api/reports", { kind: why === "name" ? "name" : "player", name,
-                                reason: t(`mod.why.${why}`), note: note || null });
+                                reason: why, note: note || null });
     fill(form, h("p", { id: "report-sent" }, t("mod.sent")),
       h("div", { class: "dialog-buttons" }, h("button", { type: "button", onclick: close }, t("close"))));
   }, (error) => refusal(error));
@@ -138,7 +145,7 @@ function reportItem(r, open, reload) {
       t("mod.reportedBy", { name: r.reporter }), r.player ? " · " : null,
       r.player ? h("button", { type: "button", class: "link", onclick: () => open(r.player) },
         t("mod.about", { name: r.player })) : null),
-    h("div", { class: "said" }, r.reason),
+    h("div", { class: "said" }, reportReason(r.reason)),
     r.text ? h("blockquote", { class: "said" }, r.text) : null,
     r.note ? h("div", { class: "said" }, r.note) : null,
     resolve);
@@ -200,6 +207,6 @@ async function showPlayer(section, name, go, reload) {
     h("h3", {}, t("mod.reportsAbout")),
     d.reports.length ? h("ul", { class: "report-list" }, d.reports.map((r) => h("li", {},
       `${moment(r.at)} · ${t(`mod.kind.${r.kind}`)} · ${t("mod.reportedBy", { name: r.reporter })}: `,
-      h("span", { class: "said" }, r.text || r.reason)))) : h("p", {}, t("mod.none")),
+      h("span", { class: "said" }, r.text || reportReason(r.reason))))) : h("p", {}, t("mod.none")),
     h("h3", {}, t("mod.audit")), auditList(d.audit));
 }
