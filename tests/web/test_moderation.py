@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import time
 
 from playwright.sync_api import Browser, Page
 
@@ -189,3 +190,34 @@ def test_markup_in_every_text_field_is_shown_as_text(web: Server, browser: Brows
         assert one.evaluate("() => window.hacked") is None
         assert one.locator("img[src=x]").count() == 0
         one.context.close()
+
+
+def test_a_warned_player_is_told_at_once_in_their_language(web: Server,
+                                                          browser: Browser) -> None:
+    """A sanction reaches the player: their open page (in German) shows it at once, in
+    a dialog they close, with its kind in their words and the moderator's reason; it
+    stays in their notifications."""
+    tag = random.randrange(10**6)
+    name, mod_name = f"Wpl{tag}", f"Wmo{tag}"
+    page = browser.new_context(**PHONE).new_page()  # type: ignore[arg-type]
+    sign_in(page, web.url, name)
+    page.goto(web.url)
+    page.evaluate("localStorage.setItem('bones.lang', 'de')")
+    page.reload()
+    page.wait_for_selector("#new-game")
+    mod = browser.new_context(**DESKTOP).new_page()  # type: ignore[arg-type]
+    _moderator(web, mod, mod_name)
+    deadline = time.monotonic() + 60  # the page's notice socket opens as it loads
+    while page.locator("#sanction-dialog").count() == 0 and time.monotonic() < deadline:
+        warned = mod.request.post(f"{web.url}/api/mod/players/{name}/sanctions",
+                                  data={"kind": "warn", "reason": "Beleidigungen im Chat"})
+        assert warned.status == 201, warned.text()
+        time.sleep(2)
+    told = page.locator("#sanction-told").first.inner_text()
+    assert told == "Verwarnung: Beleidigungen im Chat", told
+    while page.locator("#sanction-seen").count():
+        page.locator("#sanction-seen").first.click()
+    page.wait_for_selector("#sanction-dialog", state="detached")
+    notes = page.evaluate("fetch('/api/notifications').then((r) => r.json())")
+    assert notes["items"][0]["kind"] == "sanction"
+    assert notes["items"][0]["sanction"]["reason"] == "Beleidigungen im Chat"

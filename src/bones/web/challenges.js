@@ -9,6 +9,7 @@ import { me } from "./account.js";
 import { fill, h, linkField, modal, radioPill } from "./dom.js";
 import { gameWords, playerName, refusal, t } from "./i18n.js";
 import { notifyAway } from "./feel.js";
+import { sanctionWords } from "./moderation.js";
 import { api, Connection, seats, tableInPath } from "./net.js";
 import { arrived, refreshInbox } from "./notifications.js";
 
@@ -123,6 +124,10 @@ export function toTournamentGame(game, tournament, go) {
 function told({ kind, challenge, notification }) {
   const bar = document.querySelector("#notice");
   arrived(notification);
+  if (kind === "sanction") {
+    if (notification?.sanction) sanctioned(notification.sanction);
+    return;
+  }
   if (kind === "rematch" || kind === "tournament") {
     offered(bar, notification);
     return;
@@ -147,6 +152,18 @@ function told({ kind, challenge, notification }) {
   if (challenge.id === pending) closeSent();
   fill(bar, h("span", {}, t(`challenge.${kind}`, { name: kind === "declined" ? challenge.to : challenge.by })), " ",
     h("button", { type: "button", onclick: () => fill(bar) }, t("close")));
+}
+
+// A moderator's sanction of me, on every open page at once: a dialog I must close, in my
+// language (the reason is the moderator's words); it stays in my notifications.
+function sanctioned(sanction) {
+  const form = h("form", { class: "panel" },
+    h("h2", {}, t("mod.yours")),
+    h("p", { class: "said", id: "sanction-told" }, sanctionWords(sanction)),
+    h("p", { class: "form-error", role: "alert" }),
+    h("div", { class: "dialog-buttons" },
+      h("button", { type: "submit", class: "primary", id: "sanction-seen" }, t("close"))));
+  const dialog = modal("sanction-dialog", form, async () => dialog.close(), refusal);
 }
 
 // A rematch offered at a table this player played, or a tournament they joined starting:

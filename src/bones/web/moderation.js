@@ -20,13 +20,24 @@ function reportReason(reason) {
 const LENGTHS = [[60, "mod.hoursN", 1], [1440, "mod.daysN", 1], [10080, "mod.daysN", 7],
   [43200, "mod.daysN", 30], ["", "mod.forGood"]];
 
+// A sanction's end as its reader says it: lifted, until when, or for good (a warning has none).
+function sanctionEnd(s) {
+  return s.lifted ? t("mod.lifted") : s.kind === "warn" ? null
+    : s.until ? t("mod.until", { when: moment(s.until) }) : t("mod.forGood");
+}
+
 // A sanction as the player and the moderators read it: "No chat until 6.12.2026, 14:00: spam".
 export function sanctionLine(s) {
-  const end = s.lifted ? t("mod.lifted") : s.kind === "warn" ? null
-    : s.until ? t("mod.until", { when: moment(s.until) }) : t("mod.forGood");
+  const end = sanctionEnd(s);
   return h("li", { class: `sanction sanction-${s.kind}` },
     h("strong", {}, t(`mod.action.${s.kind}`)), end ? ` (${end})` : null, ": ",
     h("span", { class: "said" }, s.reason));
+}
+
+// The same in one line of text (a notification's).
+export function sanctionWords(s) {
+  const end = sanctionEnd(s);
+  return `${t(`mod.action.${s.kind}`)}${end ? ` (${end})` : ""}: ${s.reason}`;
 }
 
 // The account page's part: what moderators decided about me, and my reports' state.

@@ -5,6 +5,7 @@
 
 import { fill, h, modal } from "./dom.js";
 import { gameWords, moment, playerName, t } from "./i18n.js";
+import { sanctionWords } from "./moderation.js";
 import { api } from "./net.js";
 
 let unread = 0;
@@ -48,6 +49,7 @@ function words(n) {
     rematch: () => `${t("rematch.offeredBy", { name })}: ${gameWords(n.table_spec)}`,
     tournament: () => `${t("tournament.starting")}: ${gameWords(n.table_spec)}`,
     withdrawn: () => `${t("tournament.withdrawnNotice")}: ${gameWords(n.table_spec)}`,
+    sanction: () => `${t("mod.yours")}: ${sanctionWords(n.sanction)}`,
   }[n.kind];
   return said ? said() : n.kind;
 }

@@ -144,7 +144,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
     routers = [sockets_router(hub, lobby, seeker, presence, notices, watching),
                challenges_router(hub, notices, accounts),
                accounts_router(accounts, moderation, hub.settings),
-               community_router(moderation, presence, accounts, hub.blocks),
+               community_router(moderation, presence, accounts, hub.blocks, notices),
                profiles_router(hub.store, accounts), tables_router(hub, accounts),
                games_router(hub, analyses), operator_router(hub, analyses),
                seek_router(seeker), tournaments_router(hub.store, showing, hub.words)]

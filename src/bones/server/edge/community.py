@@ -16,6 +16,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from bones.server.edge.auth import COOKIE, InSession, Needed
 from bones.server.edge.stored import stored
+from bones.server.meeting.notices import Notices
 from bones.server.meeting.presence import Presence
 from bones.server.people.accounts import Account, Accounts, Refused
 from bones.server.people.moderation import Moderation
@@ -61,9 +62,9 @@ Moderator = Annotated[Account, Depends(moderator)]
 
 
 def community_router(moderation: Moderation, presence: Presence, accounts: Accounts,
-                      blocks: Blocks) -> APIRouter:
+                      blocks: Blocks, notices: Notices) -> APIRouter:
     """The routes of blocks and reports (any signed-in player), of moderators, and of
-    an account's own data."""
+    an account's own data; a sanction is told to its player (``notices``)."""
     own = Own(moderation.engine, moderation.kept_days)
     follows = Follows(moderation.engine)
     router = APIRouter()
@@ -188,11 +189,13 @@ def community_router(moderation: Moderation, presence: Presence, accounts: Accou
     @router.post("/api/mod/players/{name}/sanctions", status_code=201,
                  responses={**BAD_BODY, **NOT_A_MODERATOR, **UNKNOWN})
     async def sanction(name: str, body: Sanctioning, me: Moderator) -> SanctionInfo:
-        """Warn, mute, suspend or ban a player, for ``minutes`` or for good. A ban signs
-        them out everywhere and closes their open sockets at every process at once."""
+        """Warn, mute, suspend or ban a player, for ``minutes`` or for good: told at once
+        to every open page of theirs, and kept in their notifications. A ban signs them
+        out everywhere and closes their open sockets at every process at once."""
         account = await not_a_moderator(name)
         done = await stored(moderation.sanction, me.name, name, body.kind, body.reason,
                           body.minutes)
+        await notices.tell(account, "sanction", spec=done.model_dump())
         if body.kind == "ban":
             await presence.expel(account)
         return done

@@ -26,7 +26,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from bones.server.protocol import NoticeKind, Notification, NotificationList
+from bones.server.protocol import NoticeKind, Notification, NotificationList, SanctionInfo
 from bones.server.store.schema import AccountRow, NotificationRow, now
 
 __all__ = ["DAYS", "SHOWN", "Notifications"]
@@ -96,5 +96,7 @@ class Notifications:
             return [(row.account_id, Notification(
                 id=row.id, kind=cast(NoticeKind, row.kind), created=row.created.isoformat(),
                 read=row.read, by=name, challenge=row.challenge_id, table=row.table_id,
-                tournament=row.tournament_id, table_spec=row.spec))
+                tournament=row.tournament_id,
+                **({"sanction": SanctionInfo.model_validate(row.spec)}
+                   if row.kind == "sanction" else {"table_spec": row.spec})))
                 for row, name in session.execute(query)]

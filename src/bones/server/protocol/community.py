@@ -100,11 +100,12 @@ class ChallengeInfo(BaseModel):
 
 
 NoticeKind = Literal["challenge", "accepted", "declined", "cancelled", "rematch", "tournament",
-                     "withdrawn"]
+                     "withdrawn", "sanction"]
 """What a notice tells: a challenge to you; your challenge ``accepted``, ``declined``
 or ``cancelled`` (to you, by the challenger); a ``rematch`` offered at a table you
 played; a ``tournament`` you joined starting; ``withdrawn`` from one, after missing two
-games in a row (or left without a partner for Kozel's pairs)."""
+games in a row (or left without a partner for Kozel's pairs); a moderator's
+``sanction`` of you (a warning, a mute, a suspension or a ban, with its reason and end)."""
 
 
 class Notification(BaseModel):
@@ -123,6 +124,8 @@ class Notification(BaseModel):
     table: str | None = None
     tournament: str | None = None
     table_spec: dict[str, Any] | None = None
+    sanction: SanctionInfo | None = None
+    """A ``sanction`` line's: what the moderators decided, why, and until when."""
 
 
 class NotificationList(BaseModel):

@@ -398,7 +398,8 @@ class NotificationRow(Base):
     table_id: Mapped[str | None] = mapped_column(String(32), default=None)
     tournament_id: Mapped[str | None] = mapped_column(String(16), default=None)
     spec: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
-    """The table's rules, as far as the line describes them (game, target, rated)."""
+    """The table's rules, as far as the line describes them (game, target, rated); a
+    sanction's line: the sanction (``SanctionInfo``)."""
 
 
 class TournamentRow(Base):
