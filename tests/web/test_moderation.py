@@ -221,3 +221,12 @@ def test_a_warned_player_is_told_at_once_in_their_language(web: Server,
     notes = page.evaluate("fetch('/api/notifications').then((r) => r.json())")
     assert notes["items"][0]["kind"] == "sanction"
     assert notes["items"][0]["sanction"]["reason"] == "Beleidigungen im Chat"
+    muted = mod.request.post(f"{web.url}/api/mod/players/{name}/sanctions",
+                             data={"kind": "mute", "reason": "Spam", "minutes": 60})
+    assert muted.status == 201, muted.text()
+    page.goto(f"{web.url}/lobby")  # a muted player's chat box says so, in their language
+    page.wait_for_selector("#chat-toggle")
+    if page.get_attribute("#chat-toggle", "aria-expanded") == "false":
+        page.click("#chat-toggle")
+    assert "stummgeschaltet" in page.locator("#chat-muted").inner_text()
+    assert page.locator("#chat-input").count() == 0

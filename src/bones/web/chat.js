@@ -5,7 +5,7 @@
 
 import { me } from "./account.js";
 import { h } from "./dom.js";
-import { refusal, t } from "./i18n.js";
+import { moment, refusal, t } from "./i18n.js";
 import { api } from "./net.js";
 
 const QUICK = ["quick.hello", "quick.luck", "quick.thanks", "quick.wellPlayed", "quick.oops", "quick.gg"];
@@ -66,7 +66,11 @@ export class ChatBox {
       this.lines.filter((line) => !quiet.has(line.name)).map((line) => this.lineItem(line)));
     const input = h("input", { name: "chat", id: "chat-input", maxlength: 200, autocomplete: "off",
                                "aria-label": t("chatSay") });
-    const form = h("form", { class: "chat-form" }, input, h("button", { type: "submit" }, t("send")));
+    // Muted by the moderators: the box says so (and until when), not a line refused after another.
+    const mute = me()?.sanctions?.find((s) => s.kind === "mute");
+    const form = mute ? h("p", { class: "form-error", id: "chat-muted" }, t("error.muted"),
+      mute.until ? ` (${t("mod.until", { when: moment(mute.until) })})` : "")
+      : h("form", { class: "chat-form" }, input, h("button", { type: "submit" }, t("send")));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const text = input.value.trim();
@@ -76,7 +80,7 @@ export class ChatBox {
     this.element.replaceChildren(...[toggle,
       h("p", { class: "chat-room" }, this.room),
       list,
-      h("div", { class: "quick" }, QUICK.map((key) => h("button", { type: "button", class: "quick-phrase",
+      mute ? null : h("div", { class: "quick" }, QUICK.map((key) => h("button", { type: "button", class: "quick-phrase",
         onclick: () => this.say(t(key)) }, t(key)))),
       form,
       this.note ? h("p", { class: "form-error", role: "alert" }, this.note) : null,

@@ -212,18 +212,22 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
             raise HTTPException(429, f"too many {what}s from this address; try again "
                                 "later", {"Retry-After": "600"})
 
+    def judged(account: Account) -> Me:
+        return _me(account).model_copy(update={"sanctions": moderation.in_force(account.id)})
+
     @router.get("/api/me", responses={401: {"description": "Not signed in"}})
     def me(account: Needed) -> Me:
         """The account this browser or token is signed in as, its roles and sanctions."""
-        return _me(account).model_copy(update={"sanctions": moderation.in_force(account.id)})
+        return judged(account)
 
     @router.post("/api/guest")
     async def guest(request: Request, response: Response, account: Caller) -> Me:
         """Play at once: a guest account with a generated name, held by the session
-        cookie (the caller's own account if already signed in). New guests are limited
-        per address (``--guests-per-address`` an hour)."""
+        cookie (the caller's own account if already signed in, with its sanctions: the
+        page's chat box says a mute). New guests are limited per address
+        (``--guests-per-address`` an hour)."""
         if account is not None:
-            return _me(account)
+            return await run_in_threadpool(judged, account)
         if not await _attempt(limiter, f"guests:address:{client_address(request)}", guests):
             raise HTTPException(429, "too many new guests from this address; sign in or try "
                                 "again later", {"Retry-After": "600"})
