@@ -38,6 +38,12 @@ INVITES: dict[str, dict[str, str]] = {}
 """Each store's private tables' invite secrets, by table."""
 
 
+BUSY = 60.0
+"""Seconds a test's request may wait for its answer: a join asked of one process is done
+by the one that holds the table, and on a busy machine that took more than httpx's 5 s
+(twice under the full suite)."""
+
+
 class Server:
     """``bones serve`` on a free port over the store at ``db``."""
 
@@ -115,7 +121,7 @@ class Server:
     def create(self, variant: str, seats: list[dict[str, Any]], *,
                client: httpx.Client | None = None, **extra: Any) -> Message:
         """A new table, made by ``client`` (signed in) or by nobody signed in."""
-        response = (client or httpx).post(f"{self.url}/api/tables",
+        response = (client or httpx).post(f"{self.url}/api/tables", timeout=BUSY,
                                           json={"variant": variant, "seats": seats, **extra})
         assert response.status_code == 201, response.text
         made = dict(response.json())
@@ -130,7 +136,8 @@ class Server:
         the table."""
         invite = invite or self.invites.get(table_id)
         body = {**({"name": name} if name else {}), **({"invite": invite} if invite else {})}
-        response = (client or httpx).post(f"{self.url}/api/tables/{table_id}/join", json=body)
+        response = (client or httpx).post(f"{self.url}/api/tables/{table_id}/join", json=body,
+                                          timeout=BUSY)
         assert response.status_code == 200, response.text
         return dict(response.json())
 
