@@ -68,6 +68,7 @@ def test_a_report_is_acted_on_and_a_ban_ends_the_offenders_table(
     mod.click("#mod-apply")
     mod.wait_for_selector("#mod-player .sanction-mute")
 
+    odo.click("#sanction-seen")  # told at once, in a dialog the player closes
     _say(odo, "still here")
     odo.wait_for_selector("#chat .form-error:has-text('muted you')")
     assert "still here" not in odo.locator("#chat-lines").inner_text()
