@@ -21,7 +21,6 @@ tables cannot hold up a person's game; within each kind, first come first served
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -34,7 +33,6 @@ from bones.view import PlayerView
 
 __all__ = ["Brains", "choose", "evaluate", "prepare"]
 
-log = logging.getLogger("bones.server")
 T = TypeVar("T")
 
 _minds: dict[str, Bot] = {}
@@ -97,11 +95,10 @@ class Brains:
         """``call(*args)`` in a worker, people's first; after a worker died under it
         twice, in a thread of the server's."""
         if self.workers:
-            for _ in range(2):
-                try:
-                    return await self._pool.run(call, *args, rank=0 if people else 1)
-                except WorkerDied:
-                    log.warning("a bot worker died; starting another")
+            try:
+                return await self._pool.run(call, *args, rank=0 if people else 1, again=1)
+            except WorkerDied:
+                pass  # twice: the job is the server's own
         return await self._in_thread(call, *args)
 
     async def _in_thread(self, call: Callable[..., T], *args: Any) -> T:

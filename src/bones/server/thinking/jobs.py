@@ -11,7 +11,6 @@ client who asked has gone, and is kept once done.
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -22,7 +21,6 @@ from bones.server.thinking.workers import Pool, WorkerDied
 
 __all__ = ["Analyses", "Busy", "Gone"]
 
-log = logging.getLogger("bones.server")
 T = TypeVar("T")
 
 
@@ -112,14 +110,12 @@ class Analyses:
         """``call(*args)`` in a worker, until it answers or ``gone()``. A worker that died
         under it (killed, or out of memory) is replaced and the call made again, once;
         a second death is ``Busy`` (try again), never an error of the server's."""
-        for _ in range(2):
-            future = asyncio.ensure_future(self.pool.run(call, *args))
-            try:
-                while not (await asyncio.wait({future}, timeout=0.5))[0]:
-                    if await gone():
-                        future.cancel()
-                        raise Gone("the client left")
-                return future.result()
-            except WorkerDied:
-                log.warning("an analysis worker died; starting another")
-        raise Busy("the analysis worker ended twice; try again in a minute")
+        future = asyncio.ensure_future(self.pool.run(call, *args, again=1))
+        while not (await asyncio.wait({future}, timeout=0.5))[0]:
+            if await gone():
+                future.cancel()
+                raise Gone("the client left")
+        try:
+            return future.result()
+        except WorkerDied:
+            raise Busy("the analysis worker ended twice; try again in a minute") from None

@@ -18,6 +18,7 @@ import collections
 import ctypes
 import heapq
 import itertools
+import logging
 import multiprocessing
 import os
 import signal
@@ -32,6 +33,7 @@ from typing import Any, TypeVar, cast
 
 __all__ = ["NICE", "Pool", "WorkerDied", "become_worker"]
 
+log = logging.getLogger("bones.server")
 T = TypeVar("T")
 
 NICE = 10
@@ -220,15 +222,24 @@ class Pool:
         """A heap of the jobs no worker has taken yet: by rank, then by arrival."""
         self._order = itertools.count()
 
-    async def run(self, call: Callable[..., T], *args: Any, rank: int = 0) -> T:
+    async def run(self, call: Callable[..., T], *args: Any, rank: int = 0,
+                  again: int = 0) -> T:
         """``call(*args)`` in a worker, once the jobs of a lower ``rank`` and those of the
-        same rank given before it are under way; ``WorkerDied`` if the worker ended
-        first."""
-        number = next(self._order)
-        job = _Job(number, call, args, asyncio.get_running_loop().create_future())
-        heapq.heappush(self._waiting, (rank, number, job))
-        self._give()
-        return cast(T, await job.answer)
+        same rank given before it are under way; given ``again`` more times to a new
+        worker if its worker ended first (killed, or out of memory), then
+        ``WorkerDied``."""
+        while True:
+            number = next(self._order)
+            job = _Job(number, call, args, asyncio.get_running_loop().create_future())
+            heapq.heappush(self._waiting, (rank, number, job))
+            self._give()
+            try:
+                return cast(T, await job.answer)
+            except WorkerDied:
+                if again <= 0:
+                    raise
+                again -= 1
+                log.warning("a worker died under its job; starting another for it")
 
     def start(self, call: Callable[..., Any], *args: Any) -> None:
         """Start every worker now, each with a first job whose answer is not wanted
