@@ -1,14 +1,14 @@
 """``bones admin``: the operator's hand on the accounts of a site, from its machine.
 
 Grant and revoke roles, read and resolve the players' reports, ban and unban, read the
-audit log, list an account's sessions, and give a player who lost their password a
-one-time link to set a new one. It works on the store directly (``--db``, as ``bones
-serve`` has it), so it needs no running server; with the site's Redis (``--redis``) a ban
-also closes the account's open sockets at every process of the site at once (without it,
-they close at their next request: the sessions are gone). Both come from the environment
-too (``BONES_DB``, ``BONES_REDIS``, or ``_FILE``), as the services have them, so that the
-store's password stays out of the process list. Every action is written to the audit log
-as done by ``operator``.
+audit log, list where an account is signed in and sign any of it out, and give a player
+who lost their password a one-time link to set a new one. It works on the store directly
+(``--db``, as ``bones serve`` has it), so it needs no running server; with the site's
+Redis (``--redis``) a ban or a sign-out also closes the sockets concerned at every
+process of the site at once (without it, they close at their next request: the sessions
+are gone). Both come from the environment too (``BONES_DB``, ``BONES_REDIS``, or
+``_FILE``), as the services have them, so that the store's password stays out of the
+process list. Every action is written to the audit log as done by ``operator``.
 
     bones admin grant anna moderator
     bones admin reports
@@ -17,6 +17,7 @@ as done by ``operator``.
     bones admin unban spammer --reason "appealed"
     bones admin reset-password anna --site https://bones.example.org
     bones admin sessions anna
+    bones admin sign-out anna 3f9c2a1b7d4e8f60 2 --reason "lost phone"
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import asyncio
 import sys
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 __all__ = ["HIDDEN", "add_parser", "inert", "run", "site_origin"]
@@ -82,8 +84,14 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     reset.add_argument("--site", default=None,
                        help="the site's address, as players open it (default: the first "
                        "origin of the configuration, BONES_ORIGIN or [serve] origin)")
-    sessions = actions.add_parser("sessions", help="an account's sessions and API tokens")
+    sessions = actions.add_parser("sessions", help="an account's sessions and API tokens, "
+                                  "where and when each was last seen")
     sessions.add_argument("name")
+    out = actions.add_parser("sign-out", help="end sessions (by id) and revoke API tokens "
+                             "(by number) of an account; with none named, every one")
+    out.add_argument("name")
+    out.add_argument("ids", nargs="*", metavar="ID", help="as `sessions` lists them")
+    out.add_argument("--reason", required=True)
     return admin
 
 
@@ -106,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
+    from bones.server.people.devices import devices
     from bones.server.people.moderation import OPERATOR
 
     action = args.action
@@ -121,7 +130,7 @@ def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
         account, _ = moderation.account(args.name)
         moderation.sanction(OPERATOR, args.name, "ban", args.reason, args.minutes)
         if args.redis:
-            asyncio.run(_expel(args.redis, account))
+            asyncio.run(_told(args.redis, account, "expel"))
         print(f"{args.name} is banned" + ("" if args.minutes is None
                                            else f" for {args.minutes:g} minutes"))
     elif action == "unban":
@@ -136,12 +145,35 @@ def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
         moderation.note(OPERATOR, args.name, "reset", "a one-time password link")
         print(f"{site.rstrip('/')}/reset#{token}")
     elif action == "sessions":
-        _print(["kind", "label", "made", "until / last used"],
-               [(kind, label, made.strftime("%Y-%m-%d %H:%M"),
-                 "" if until is None else until.strftime("%Y-%m-%d %H:%M"))
-                for kind, label, made, until in accounts.sessions(args.name)],
-               f"{args.name}'s sessions and API tokens")
+        _print(["kind", "id", "browser / label", "address", "made", "last seen"],
+               [(d.kind, d.id, " ".join(filter(None, (d.label, d.browser))), d.address or "",
+                 _minute(d.created), "" if d.seen is None else _minute(d.seen))
+                for d in devices(accounts.engine, moderation.account(args.name)[0])],
+               f"{args.name}'s sessions and API tokens, last seen first")
+    elif action == "sign-out":
+        account = moderation.account(args.name)[0]
+        ended = _sign_out(accounts.engine, account, args.ids)
+        moderation.note(OPERATOR, args.name, "sign-out", args.reason)
+        if args.redis:
+            asyncio.run(_told(args.redis, account, "recheck"))
+        print(f"{args.name}: {ended} signed out")
     return 0
+
+
+def _sign_out(engine: Any, account: int, ids: Sequence[str]) -> int:
+    """End the account's sessions and revoke its tokens named by ``ids`` (every one when
+    none is named): how many. An id of neither is refused, ending nothing."""
+    from bones.server.people.accounts import Refused
+    from bones.server.people.devices import devices, revoke_tokens, sign_out
+
+    if not ids:
+        return sign_out(engine, account) + revoke_tokens(engine, account)
+    known = {d.id: d.kind for d in devices(engine, account)}
+    unknown = [i for i in ids if i not in known]
+    if unknown:
+        raise Refused(f"no session or token {unknown[0]!r} of theirs (see `sessions`)")
+    return sum(revoke_tokens(engine, account, int(i)) if known[i] == "token"
+               else sign_out(engine, account, only=i) for i in ids)
 
 
 def site_origin(env: Mapping[str, str] | None = None) -> str:
@@ -164,13 +196,15 @@ def site_origin(env: Mapping[str, str] | None = None) -> str:
     return str(origins[0])
 
 
-async def _expel(url: str, account: int) -> None:
-    from bones.server.meeting.presence import expel
+async def _told(url: str, account: int, what: str) -> None:
+    """Say to every process of the site at ``url`` to close the account's sockets
+    (``expel``) or those of its devices signed out (``recheck``)."""
+    from bones.server.meeting import presence
     from bones.server.sites.cluster import connect
 
     client = connect(url)
     try:
-        await expel(client, account)
+        await getattr(presence, what)(client, account)
     finally:
         await client.aclose()
 
@@ -183,6 +217,10 @@ def _print_reports(found: Iterable[Any]) -> None:
             for r in found]
     _print(["when", "id", "of", "reported by", "reason", "about", "line / note", "where",
             "resolved"], rows, f"{len(rows)} reports, newest first")
+
+
+def _minute(at: datetime) -> str:
+    return at.strftime("%Y-%m-%d %H:%M")
 
 
 def _when(at: str) -> str:

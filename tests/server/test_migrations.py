@@ -37,7 +37,7 @@ from tests.server.conftest import fresh_postgres
 from tests.server.live import sqlite_url
 
 DATA = Path(__file__).with_name("data")
-HEAD = "0016"
+HEAD = "0017"
 """The newest revision, which every store is upgraded to."""
 KEPT = {"tables": 6, "seats": 14, "games": 3}
 """Rows of each kind in the old stores (and some fifty events)."""
@@ -132,14 +132,16 @@ def test_no_seat_token_is_kept_in_the_clear_after_the_upgrade(tmp_path: Path) ->
     loses the token it kept, and the tournaments' tokens are emptied."""
     engine = create_engine(sqlite_url(tmp_path / "old.db"))
     upgrade(engine, "0014")
-    ann, _ = Accounts(engine).sign_up("Ann", "correct horse")
     seat = {"table": {"id": "t1"}, "seat": 0, "token": "secret", "invite": "/t/t1"}
     at = "2026-12-01 00:00:00"
-    with engine.begin() as connection:
+    with engine.begin() as connection:  # as the version of 0014 wrote them
+        connection.execute(text(
+            "INSERT INTO accounts (id, name, name_key, bot, created) VALUES"
+            " (1, 'Ann', 'ann', 0, :at)"), {"at": at})
         connection.execute(text(
             "INSERT INTO challenges (id, from_id, spec, created, expires, state, table_id,"
             " seat) VALUES ('c1', :ann, '{}', :at, :at, 'accepted', 't1', :seat)"),
-            {"ann": ann.id, "at": at, "seat": json.dumps(seat)})
+            {"ann": 1, "at": at, "seat": json.dumps(seat)})
         connection.execute(text(
             "INSERT INTO tournaments (id, name, kind, spec, starts, created, state, public,"
             " bots)"
@@ -147,7 +149,7 @@ def test_no_seat_token_is_kept_in_the_clear_after_the_upgrade(tmp_path: Path) ->
         connection.execute(text(
             "INSERT INTO tournament_entries (tournament_id, account_id, joined, missed,"
             " table_id, seat, token) VALUES ('a1', :ann, :at, 0, 't1', 0, 'secret')"),
-            {"ann": ann.id, "at": at})
+            {"ann": 1, "at": at})
         connection.execute(text(
             "INSERT INTO tournament_games (table_id, tournament_id, accounts, tokens,"
             " created) VALUES ('t1', 'a1', '[1]', '[\"secret\"]', :at)"), {"at": at})

@@ -29,6 +29,7 @@ from bones.server.edge.apidocs import docs_routes
 from bones.server.edge.auth import accounts_router
 from bones.server.edge.challenges import challenges_router
 from bones.server.edge.community import community_router
+from bones.server.edge.devices import devices_router
 from bones.server.edge.games import games_router
 from bones.server.edge.guard import Guard
 from bones.server.edge.operator import operator_router
@@ -43,6 +44,7 @@ from bones.server.meeting.notices import Notices
 from bones.server.meeting.presence import Presence
 from bones.server.meeting.seeking import Seeker
 from bones.server.people.accounts import Accounts, Coded, forget_guests
+from bones.server.people.devices import live_devices
 from bones.server.people.hashing import Crowded
 from bones.server.people.moderation import Moderation
 from bones.server.people.notifications import Notifications
@@ -72,7 +74,9 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
     hub = Hub(Store(db), settings)
     analyses = Analyses()
     ratings = hub.ratings
-    presence = Presence(hub.playing_here, hub.settings.redis, hub.expel, hub.renamed)
+    presence = Presence(hub.playing_here, hub.settings.redis, hub.expel, hub.renamed,
+                        lambda account: asyncio.to_thread(live_devices, hub.store.engine,
+                                                          account))
     lobby = Lobby(hub.public_tables, ratings, hub.chat, hub.blocks, hub.allowance, presence,
                   hub.settings.redis)
     hub.on_listing = lobby.changed
@@ -143,7 +147,8 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
     app.state.accounts = accounts  # who a request comes from (auth.caller)
     routers = [sockets_router(hub, lobby, seeker, presence, notices, watching),
                challenges_router(hub, notices, accounts),
-               accounts_router(accounts, moderation, hub.settings),
+               accounts_router(accounts, moderation, hub.settings, presence),
+               devices_router(accounts, presence),
                community_router(moderation, presence, accounts, hub.blocks, notices),
                profiles_router(hub.store, accounts), tables_router(hub, accounts),
                games_router(hub, analyses), operator_router(hub, analyses),

@@ -19,7 +19,6 @@ in Redis when the server has one; passwords are hashed a few at a time (``hashin
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import logging
 import os
@@ -35,6 +34,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
 from bones.server import logs
+from bones.server.meeting.presence import Presence
 from bones.server.names import check_display, kept, name_key
 from bones.server.people.accounts import (
     NAME,
@@ -46,6 +46,7 @@ from bones.server.people.accounts import (
     WordInName,
     WordInText,
 )
+from bones.server.people.devices import Where, browser_of, device_id
 from bones.server.people.moderation import Moderation
 from bones.server.people.players import Player
 from bones.server.protocol import BAD_BODY, SanctionInfo, stripped
@@ -146,7 +147,8 @@ async def caller(request: HTTPConnection) -> Account | None:
     bearer, session = _bearer(request), _session(request)
     if bearer is None and not session:
         return None
-    return await run_in_threadpool(_account, request.app.state.accounts, bearer, session)
+    return await run_in_threadpool(_account, request.app.state.accounts, bearer, session,
+                                   where(request))
 
 
 def _bearer(request: HTTPConnection) -> str | None:
@@ -159,17 +161,23 @@ def device(connection: HTTPConnection) -> str | None:
     as a digest that tells them apart and opens nothing; None for neither. A member's
     seat opened on another device moves there (``Doors.serve``)."""
     secret = _bearer(connection) or _session(connection)
-    return None if not secret else hashlib.sha256(secret.encode()).hexdigest()[:16]
+    return None if not secret else device_id(secret)
 
 
-def _account(accounts: Accounts, bearer: str | None, session: str | None) -> Account | None:
+def where(connection: HTTPConnection) -> Where:
+    """Where a request or socket comes from, as its session or token is stamped with."""
+    return Where(client_address(connection), browser_of(connection.headers.get("user-agent", "")))
+
+
+def _account(accounts: Accounts, bearer: str | None, session: str | None, seen: Where
+             ) -> Account | None:
     if bearer is not None:
-        account = accounts.by_api_token(bearer)
+        account = accounts.by_api_token(bearer, seen)
         if account is None:
             raise HTTPException(401, "the API token is not valid (revoked?)",
                                 {"WWW-Authenticate": "Bearer"})
         return account
-    return accounts.by_session(session) if session else None
+    return accounts.by_session(session, seen) if session else None
 
 
 async def signed_in(account: Annotated[Account | None, Depends(caller)]) -> Account:
@@ -196,10 +204,11 @@ InSession = Annotated[Account, Depends(by_session)]
 """A route's parameter: who is asking, signed in by a session (403 with a token)."""
 
 
-def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settings
-                    ) -> APIRouter:
+def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settings,
+                    presence: Presence) -> APIRouter:
     """The account endpoints, over ``accounts`` (which the app keeps in ``app.state`` for
-    :func:`caller`)."""
+    :func:`caller`); the sockets of sessions and tokens they end are closed at every
+    process (``presence``)."""
     router = APIRouter()
     limiter = MovingWindowRateLimiter(limit_storage(settings.redis))
     logins = Logins(limiter, settings)
@@ -232,7 +241,7 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
             raise HTTPException(429, "too many new guests from this address; sign in or try "
                                 "again later", {"Retry-After": "600"})
         try:
-            made, token = await run_in_threadpool(accounts.guest)
+            made, token = await run_in_threadpool(accounts.guest, where(request))
         except Refused as error:
             raise HTTPException(503, str(error), {"Retry-After": "1"}) from None
         _signed_in(response, request, token)
@@ -247,7 +256,8 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
         await allowance(request, "sign-up")
         try:
             account, token = await run_in_threadpool(accounts.sign_up, body.name,
-                                                     body.password, _session(request))
+                                                     body.password, _session(request),
+                                                     where(request))
         except Coded:
             raise  # its code, for the page's words
         except Refused as error:
@@ -266,7 +276,8 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
         address = client_address(request)
         await logins.check(body.name, address)
         try:
-            account, token = await run_in_threadpool(accounts.log_in, body.name, body.password)
+            account, token = await run_in_threadpool(accounts.log_in, body.name, body.password,
+                                                     where(request))
         except Coded as error:  # banned: the app answers 403 with its code and end
             logs.audit("login_refused", name=body.name, code=error.code)
             raise
@@ -289,20 +300,22 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
     @router.post("/api/password", status_code=204,
               responses={**BAD_BODY,
                          401: {"description": "Not signed in, or a wrong old password"}})
-    async def change_password(body: NewPassword, request: Request, response: Response) -> None:
-        """A new password; every other session of the account ends. Limited per address
-        as sign-ups are."""
+    async def change_password(body: NewPassword, request: Request,
+                              account: Caller) -> None:
+        """A new password; every other session of the account ends (their pages are told
+        at once). Limited per address as sign-ups are."""
         token = _session(request)
-        if not token:
+        if not token or account is None:
             raise HTTPException(401, "not signed in")
         await allowance(request, "password change")
         try:
-            _signed_in(response, request, await run_in_threadpool(
-                accounts.change_password, token, body.old, body.new, body.revoke_tokens))
+            await run_in_threadpool(accounts.change_password, token, body.old, body.new,
+                                    body.revoke_tokens)
         except Refused as error:
             logs.audit("password_change_failed")
             raise _refused(error, 401) from None
         logs.audit("password_change")
+        await presence.recheck(account.id)
 
     @router.post("/api/password/reset",
                  responses={**BAD_BODY, 404: {"description": "No such link: used, expired or "
@@ -314,7 +327,7 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
         await allowance(request, "password change")
         try:
             account, token = await run_in_threadpool(accounts.reset_password, body.token,
-                                                     body.new)
+                                                     body.new, where(request))
         except Coded:
             raise
         except Refused as error:
@@ -322,6 +335,7 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
             raise _refused(error, 404) from None
         _signed_in(response, request, token)
         logs.audit("password_reset", name=account.name, account=account.id)
+        await presence.recheck(account.id)
         return _me(account)
 
     by_token: dict[int | str, dict[str, Any]] = {403: {
@@ -353,12 +367,13 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
     @router.delete("/api/tokens/{token_id}", status_code=204,
                 responses={401: {"description": "Not signed in"},
                            404: {"description": "No such token of yours"}, **by_token})
-    def revoke_token(token_id: int, account: InSession) -> None:
-        """The token stops working at once."""
+    async def revoke_token(token_id: int, account: InSession) -> None:
+        """The token stops working at once, and the sockets opened with it close."""
         try:
-            accounts.revoke(account, token_id)
+            await run_in_threadpool(accounts.revoke, account, token_id)
         except Refused as error:
             raise _refused(error, 404) from None
+        await presence.recheck(account.id)
 
     return router
 

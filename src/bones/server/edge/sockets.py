@@ -40,7 +40,7 @@ def sockets_router(hub: Hub, lobby: Lobby, seeker: Seeker, presence: Presence,
     async def lobby_socket(ws: WebSocket) -> None:
         """The lobby's list of public tables, pushed at once and on every change."""
         who = await viewer(ws)
-        with presence.present(who, ws):
+        with presence.present(who, ws, device(ws)):
             await _served(ws, lobby.serve(ws, client_address(ws), who))
 
     @router.websocket("/ws/me")
@@ -48,28 +48,28 @@ def sockets_router(hub: Hub, lobby: Lobby, seeker: Seeker, presence: Presence,
         """The signed-in player's own notices (challenges and their answers), which the
         app keeps open on every page."""
         who = await viewer(ws)
-        with presence.present(who, ws):
+        with presence.present(who, ws, device(ws)):
             await _served(ws, notices.serve(ws, client_address(ws), who))
 
     @router.websocket("/ws/seek/{ticket}")
     async def seek_socket(ws: WebSocket, ticket: str) -> None:
         """A quick-match ticket: where it stands every second, then your seat."""
         who = await viewer(ws)
-        with presence.present(who, ws):
+        with presence.present(who, ws, device(ws)):
             await _served(ws, seeker.serve(ws, ticket, client_address(ws), who))
 
     @router.websocket("/ws/tournament/{tournament}")
     async def tournament_socket(ws: WebSocket, tournament: str) -> None:
         """A tournament's page: pushed at once and on every change, and its chat."""
         who = await viewer(ws)
-        with presence.present(who, ws):
+        with presence.present(who, ws, device(ws)):
             await _served(ws, watching.serve(ws, tournament, client_address(ws), who))
 
     @router.websocket("/ws/{table_id}")
     async def seat_socket(ws: WebSocket, table_id: str, token: str | None = None,
                           invite: str | None = None) -> None:
         who = await viewer(ws)
-        with presence.present(who, ws):
+        with presence.present(who, ws, device(ws)):
             await _served(ws, hub.connect(ws, table_id, token, client_address(ws), who, invite,
                                           device(ws)))
 

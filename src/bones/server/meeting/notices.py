@@ -22,7 +22,7 @@ from bones.server.people.notifications import Notifications
 from bones.server.people.players import Player
 from bones.server.protocol import ChallengeInfo, NoticeKind, NoticeMessage, Notification
 from bones.server.sites.cluster import connect, heard
-from bones.server.sockets.allowance import Allowance, pings_until_closed
+from bones.server.sockets.allowance import SIGNED_OUT, Allowance, pings_until_closed
 from bones.server.sockets.sending import Socket, deliver
 
 __all__ = ["Notices"]
@@ -58,7 +58,7 @@ class Notices:
                 return
             await ws.accept()
             if viewer is None or viewer.account is None:
-                await ws.close(4401, "sign in (as a guest too) for your notices")
+                await ws.close(SIGNED_OUT, "sign in (as a guest too) for your notices")
                 return
             held = self.sockets.setdefault(viewer.account, set())
             held.add(ws)

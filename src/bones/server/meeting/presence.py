@@ -38,10 +38,10 @@ import redis.asyncio as aioredis
 
 from bones.server.people.players import Player
 from bones.server.sites.cluster import connect, heard
-from bones.server.sockets.allowance import BANNED
+from bones.server.sockets.allowance import BANNED, SIGNED_OUT
 from bones.server.tables.hub import Playing
 
-__all__ = ["PULSE", "Closable", "Presence", "Someone", "expel"]
+__all__ = ["PULSE", "Closable", "Presence", "Someone", "expel", "recheck"]
 
 log = logging.getLogger("bones.server")
 
@@ -54,6 +54,9 @@ STALE = 3 * PULSE
 KEY = "bones:presence"
 EXPEL = "bones:expel"
 """The channel on which a ban is said, for every process to close the account's sockets."""
+RECHECK = "bones:recheck"
+"""The channel on which an account's sessions were signed out (one, all others, or all
+by a new password), for every process to close the sockets of those gone."""
 RENAMED = "bones:renamed"
 """The channel on which a forced rename is said (``{"account", "name"}``), for every
 process to show the new name at its tables at once."""
@@ -68,6 +71,12 @@ class Closable(Protocol):
 async def expel(client: aioredis.Redis, account: int) -> None:
     """Tell every process of a site to close the account's sockets."""
     await client.publish(heard(client, EXPEL), str(account))
+
+
+async def recheck(client: aioredis.Redis, account: int) -> None:
+    """Tell every process of a site to close the account's sockets from devices it is no
+    longer signed in on."""
+    await client.publish(heard(client, RECHECK), str(account))
 
 class Someone(NamedTuple):
     """Someone here (the fields of :class:`~bones.server.protocol.Here`, rating aside)."""
@@ -85,19 +94,23 @@ class Presence:
 
     def __init__(self, playing: Callable[[], Iterable[Playing]],
                  redis_url: str | None = None,
-                 seated: Callable[[int], Awaitable[None]] | None = None,
-                 renamed: Callable[[int, str], Awaitable[None]] | None = None) -> None:
+                 seated: Callable[[int, set[str] | None], Awaitable[None]] | None = None,
+                 renamed: Callable[[int, str], Awaitable[None]] | None = None,
+                 devices: Callable[[int], Awaitable[set[str]]] | None = None) -> None:
         """``playing``: the players connected at this process's tables; ``seated``
-        closes the sockets of an account's seats at them (a ban); ``renamed`` shows an
-        account's new name at them."""
+        closes the sockets of an account's seats at them (all of them for a ban, or
+        those of devices not in the set given); ``renamed`` shows an account's new name
+        at them; ``devices`` answers the devices an account is still signed in on
+        (``people.devices.live_devices``)."""
         self.playing = playing
-        self.seated, self.renamed = seated, renamed
+        self.seated, self.renamed, self.devices = seated, renamed, devices
         self.redis = None if redis_url is None else connect(redis_url)
         self.me = secrets.token_hex(6)
         self.sockets: Counter[tuple[str, bool]] = Counter()
         """Open sockets by (name, guest)."""
-        self.held: dict[int, set[Closable]] = {}
-        """The open sockets of each account, to close when a moderator bans it."""
+        self.held: dict[int, dict[Closable, str | None]] = {}
+        """The open sockets of each account and the device each came from, to close when
+        a moderator bans it or its device is signed out."""
         self.on_change: Callable[[], None] = lambda: None
         """Called when who is here changed (the lobby listens)."""
         self.everyone: list[Someone] = []
@@ -115,16 +128,18 @@ class Presence:
             task.cancel()
 
     @contextmanager
-    def present(self, who: Player | None, ws: Closable) -> Iterator[None]:
-        """``who`` is here on ``ws`` while this lasts (nobody, for a page not signed in)."""
+    def present(self, who: Player | None, ws: Closable, device: str | None = None
+                ) -> Iterator[None]:
+        """``who`` is here on ``ws`` from ``device`` (``edge.auth.device``) while this
+        lasts (nobody, for a page not signed in)."""
         if who is None:
             yield
             return
         key = (who.name, who.guest)
         self.sockets[key] += 1
-        held = None if who.account is None else self.held.setdefault(who.account, set())
+        held = None if who.account is None else self.held.setdefault(who.account, {})
         if held is not None:
-            held.add(ws)
+            held[ws] = device
         self._stirred.set()
         try:
             yield
@@ -133,7 +148,7 @@ class Presence:
             if not self.sockets[key]:
                 del self.sockets[key]
             if held is not None and who.account is not None:
-                held.discard(ws)
+                held.pop(ws, None)
                 if not held:
                     self.held.pop(who.account, None)
             self._stirred.set()
@@ -147,10 +162,29 @@ class Presence:
 
     async def _expelled(self, account: int) -> None:
         if self.seated is not None:  # a seat's socket may be opened by its token alone
-            await self.seated(account)
+            await self.seated(account, None)
         for ws in list(self.held.get(account, ())):
             with suppress(Exception):
                 await ws.close(BANNED, "this account is banned")
+
+    async def recheck(self, account: int) -> None:
+        """Close, at every process, the account's sockets from devices it is no longer
+        signed in on (its player signed one out, or all others, or set a new password)."""
+        if self.redis is None:
+            await self._rechecked(account)
+        else:
+            await recheck(self.redis, account)
+
+    async def _rechecked(self, account: int) -> None:
+        if self.devices is None:
+            return
+        live = await self.devices(account)
+        if self.seated is not None:
+            await self.seated(account, live)
+        for ws, device in list(self.held.get(account, {}).items()):
+            if device is not None and device not in live:
+                with suppress(Exception):
+                    await ws.close(SIGNED_OUT, "this device was signed out")
 
     async def rename(self, account: int, name: str) -> None:
         """Show the account's new name at the tables of every process."""
@@ -162,16 +196,18 @@ class Presence:
                                      json.dumps({"account": account, "name": name}))
 
     async def _listen(self, client: aioredis.Redis) -> None:
-        """Hear the bans and renames said at any process, and close the sockets, or
-        show the name, held here."""
-        bans = heard(client, EXPEL)
+        """Hear the bans, sign-outs and renames said at any process, and close the
+        sockets, or show the name, held here."""
+        bans, rechecks = heard(client, EXPEL), heard(client, RECHECK)
         while True:
             try:
                 pubsub: Any = client.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(bans, heard(client, RENAMED))
+                await pubsub.subscribe(bans, rechecks, heard(client, RENAMED))
                 async for message in pubsub.listen():
                     if message["channel"] == bans:
                         await self._expelled(int(message["data"]))
+                    elif message["channel"] == rechecks:
+                        await self._rechecked(int(message["data"]))
                     elif self.renamed is not None:
                         said = json.loads(message["data"])
                         await self.renamed(int(said["account"]), str(said["name"]))

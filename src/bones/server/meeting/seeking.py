@@ -41,7 +41,7 @@ from bones.server.protocol import (
     Seek,
     SeekingMessage,
 )
-from bones.server.sockets.allowance import pings_until_closed
+from bones.server.sockets.allowance import SIGNED_OUT, pings_until_closed
 from bones.server.sockets.sending import Socket
 from bones.server.tables.hub import Hub
 from bones.server.tables.showing import invite_link
@@ -195,7 +195,7 @@ class Seeker:
                      viewer: Player | None) -> None:
         await ws.accept()
         if viewer is None:
-            await ws.close(4401, "sign in (as a guest too) to play now")
+            await ws.close(SIGNED_OUT, "sign in (as a guest too) to play now")
             return
         woken = asyncio.Event()
         self.waiters.setdefault(ticket_id, set()).add(woken)

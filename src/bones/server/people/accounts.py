@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from bones.server.names import check_display, kept, name_key, skeleton
+from bones.server.people.devices import Where, revoke_tokens, stamp
 from bones.server.people.hashing import Hasher
 from bones.server.people.renaming import kept_until
 from bones.server.people.words import Words
@@ -207,7 +208,7 @@ class Accounts:
 
     # -- signing in ----------------------------------------------------------------------
 
-    def guest(self) -> tuple[Account, str]:
+    def guest(self, where: Where | None = None) -> tuple[Account, str]:
         """A new guest account and the token of its session. Its name is ``Guest`` and
         six digits while those are easily found free, then longer: the names never run
         out (and guests who never played are forgotten, :meth:`forget_guests`)."""
@@ -220,7 +221,7 @@ class Accounts:
                                      skeleton=skeleton(name))
                     session.add(row)
                     session.flush()
-                    return _account(row), self._session(session, row.id)
+                    return _account(row), self._session(session, row.id, where)
             except IntegrityError:
                 continue
         raise Refused("no guest name is free just now; try again")
@@ -240,8 +241,8 @@ class Accounts:
                 session.execute(delete(AccountRow).where(AccountRow.id.in_(ids)))
             return len(ids)
 
-    def sign_up(self, name: str, password: str, token: str | None = None
-                ) -> tuple[Account, str]:
+    def sign_up(self, name: str, password: str, token: str | None = None,
+                where: Where | None = None) -> tuple[Account, str]:
         """Claim ``name`` with ``password``. The guest of ``token``'s session becomes
         the account, keeping its games; anyone else gets a new one. Answers the account
         and the token of a new session (the old one ends)."""
@@ -266,11 +267,12 @@ class Accounts:
                                      bot=False, skeleton=skeleton(name))
                     session.add(row)
                 session.flush()
-                return _account(row), self._session(session, row.id)
+                return _account(row), self._session(session, row.id, where)
         except IntegrityError:
             raise Refused(f"the name {name!r} is taken, or looks like one that is") from None
 
-    def log_in(self, name: str, password: str) -> tuple[Account, str]:
+    def log_in(self, name: str, password: str, where: Where | None = None
+               ) -> tuple[Account, str]:
         """The account of that name (any case) if the password is right, and the token
         of a new session. The password is checked with no transaction open, so logins
         waiting for the hasher hold none of the store's connections."""
@@ -284,7 +286,7 @@ class Accounts:
             if again is not None:
                 session.execute(update(AccountRow).where(AccountRow.id == row.id)
                                 .values(password=again))
-            return _account(row), self._session(session, row.id)
+            return _account(row), self._session(session, row.id, where)
 
     def confirm(self, account: int, password: str | None) -> None:
         """Refuse (:class:`Refused`) unless ``password`` is the account's (a guest has
@@ -299,10 +301,10 @@ class Accounts:
             self._end(session, token)
 
     def change_password(self, token: str, old: str, new: str, revoke_tokens: bool = False
-                        ) -> str:
+                        ) -> None:
         """A new password for the session's account: every other session of it ends, and
-        with ``revoke_tokens`` every API token. Answers the token of the session that
-        stays. The old password is checked before the new one is hashed: a wrong one
+        with ``revoke_tokens`` every API token; this one goes on (its pages' sockets stay
+        open). The old password is checked before the new one is hashed: a wrong one
         costs one hash, not two."""
         account = self.by_session(token)
         if account is None or account.guest:
@@ -315,12 +317,13 @@ class Accounts:
         with Session(self.engine) as session, session.begin():
             session.execute(update(AccountRow).where(AccountRow.id == account.id)
                             .values(password=hashed))
-            session.execute(delete(SessionRow).where(SessionRow.account_id == account.id))
+            session.execute(delete(SessionRow).where(
+                SessionRow.account_id == account.id,
+                SessionRow.token_hash != hash_token(token)))
             if revoke_tokens:
                 session.execute(update(TokenRow).where(
                     TokenRow.account_id == account.id, TokenRow.revoked.is_(None))
                     .values(revoked=now()))
-            return self._session(session, account.id)
 
     def reset_token(self, name: str) -> str:
         """A one-time token that sets a new password for the account called ``name``
@@ -336,7 +339,8 @@ class Accounts:
                                  expires=now() + timedelta(hours=RESET_HOURS)))
             return token
 
-    def reset_password(self, token: str, new: str) -> tuple[Account, str]:
+    def reset_password(self, token: str, new: str, where: Where | None = None
+                       ) -> tuple[Account, str]:
         """Set a new password with a one-time token: every session of the account ends,
         and a new one begins (answered with the account)."""
         with Session(self.engine) as session:
@@ -354,30 +358,15 @@ class Accounts:
             check_sanction("banned", found.banned_until)
             found.password = hashed
             session.execute(delete(SessionRow).where(SessionRow.account_id == account))
-            return _account(found), self._session(session, account)
-
-    def sessions(self, name: str) -> list[tuple[str, str, datetime, datetime | None]]:
-        """The account's sessions (kind ``session``, until when) and API tokens not
-        revoked (kind ``token``, its label, when last used), oldest first."""
-        with Session(self.engine) as session:
-            account = session.scalar(select(AccountRow.id)
-                                     .where(AccountRow.name_key == name_key(name)))
-            if account is None:
-                raise Refused(f"no account {name!r}")
-            found: list[tuple[str, str, datetime, datetime | None]] = [
-                ("session", "", s.created, s.expires) for s in session.scalars(
-                    select(SessionRow).where(SessionRow.account_id == account)
-                    .order_by(SessionRow.created))]
-            found += [("token", t.label, t.created, t.used) for t in session.scalars(
-                select(TokenRow).where(TokenRow.account_id == account,
-                                       TokenRow.revoked.is_(None)).order_by(TokenRow.id))]
-            return found
+            return _account(found), self._session(session, account, where)
 
     @staticmethod
-    def _session(session: Session, account: int) -> str:
+    def _session(session: Session, account: int, where: Where | None) -> str:
         token = secrets.token_urlsafe(32)
-        session.add(SessionRow(token_hash=hash_token(token), account_id=account,
-                               expires=now() + timedelta(days=SESSION_DAYS)))
+        row = SessionRow(token_hash=hash_token(token), account_id=account,
+                         expires=now() + timedelta(days=SESSION_DAYS))
+        stamp(row, where)
+        session.add(row)
         return token
 
     @staticmethod
@@ -387,26 +376,29 @@ class Accounts:
 
     # -- who is asking -------------------------------------------------------------------
 
-    def by_session(self, token: str) -> Account | None:
+    def by_session(self, token: str, where: Where | None = None) -> Account | None:
         """The account signed in with this session token, if it has not expired; a
-        session past half its life is renewed."""
+        session past half its life is renewed, and one used from ``where`` says so
+        (``devices.stamp``)."""
         with Session(self.engine) as session, session.begin():
             row = session.get(SessionRow, hash_token(token))
             if row is None or row.expires <= now():
                 return None
             if row.expires - now() < timedelta(days=SESSION_DAYS / 2):
                 row.expires = now() + timedelta(days=SESSION_DAYS)
+            stamp(row, where)
             return _account(session.get_one(AccountRow, row.account_id))
 
-    def by_api_token(self, token: str) -> Account | None:
-        """The account of a personal API token not revoked; it is a bot account from
-        now on."""
+    def by_api_token(self, token: str, where: Where | None = None) -> Account | None:
+        """The account of a personal API token not revoked (used now, from ``where``); it
+        is a bot account from now on."""
         with Session(self.engine) as session, session.begin():
             row = session.scalar(select(TokenRow).where(
                 TokenRow.token_hash == hash_token(token), TokenRow.revoked.is_(None)))
             if row is None:
                 return None
             row.used = now()
+            stamp(row, where)
             account = session.get_one(AccountRow, row.account_id)
             account.bot = True
             return _account(account)
@@ -453,12 +445,8 @@ class Accounts:
 
     def revoke(self, account: Account, token_id: int) -> None:
         """The token stops working at once (the next request with it is refused)."""
-        with Session(self.engine) as session, session.begin():
-            done = session.execute(update(TokenRow).where(
-                TokenRow.id == token_id, TokenRow.account_id == account.id,
-                TokenRow.revoked.is_(None)).values(revoked=now()))
-            if not done.rowcount:  # type: ignore[attr-defined]
-                raise Refused(f"no token {token_id} of yours to revoke")
+        if not revoke_tokens(self.engine, account.id, token_id):
+            raise Refused(f"no token {token_id} of yours to revoke")
 
 
 async def forget_guests(accounts: Accounts, every: float = 3600.0) -> None:

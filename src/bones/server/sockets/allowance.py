@@ -28,7 +28,7 @@ from bones.server.protocol import ErrorMessage, Ping, Pong, read_client
 from bones.server.sockets.bucket import Bucket
 from bones.server.sockets.sending import Socket, deliver
 
-__all__ = ["BANNED", "FORGOTTEN", "Allowance", "Gate", "Verdict", "messages",
+__all__ = ["BANNED", "FORGOTTEN", "SIGNED_OUT", "Allowance", "Gate", "Verdict", "messages",
            "pings_until_closed"]
 
 Verdict = Literal["read", "flood", "close"]
@@ -40,6 +40,9 @@ TOO_MANY = 4429
 """The close code of a socket over its address's count."""
 BANNED = 4451
 """The close code of every socket of an account a moderator banned."""
+SIGNED_OUT = 4401
+"""The close code of a socket that needs a signed-in account and has none: never signed
+in, or its device was signed out."""
 FULL = "this server holds all the sockets it may: try again"
 
 

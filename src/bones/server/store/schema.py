@@ -332,13 +332,19 @@ class AccountRow(Base):
 
 
 class SessionRow(Base):
-    """A signed-in browser: the cookie holds the token, the store its hash."""
+    """A signed-in browser: the cookie holds the token, the store its hash. Where it was
+    last seen from (the address as the proxy gave it, the browser as its User-Agent
+    names it) and when, so that its player can tell their devices apart and sign one
+    out (``people.devices``)."""
 
     __tablename__ = "sessions"
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     created: Mapped[datetime] = mapped_column(default=now)
     expires: Mapped[datetime] = mapped_column()
+    seen: Mapped[datetime | None] = mapped_column(default=None)
+    address: Mapped[str | None] = mapped_column(String(45), default=None)
+    browser: Mapped[str | None] = mapped_column(String(40), default=None)
 
 
 class BlockRow(Base):
@@ -523,3 +529,6 @@ class TokenRow(Base):
     created: Mapped[datetime] = mapped_column(default=now)
     used: Mapped[datetime | None] = mapped_column(default=None)
     revoked: Mapped[datetime | None] = mapped_column(default=None)
+    address: Mapped[str | None] = mapped_column(String(45), default=None)
+    """Where it was last used from (``used``), as the session's ``address``."""
+    browser: Mapped[str | None] = mapped_column(String(40), default=None)
