@@ -18,6 +18,12 @@ process list. Every action is written to the audit log as done by ``operator``.
     bones admin reset-password anna --site https://bones.example.org
     bones admin sessions anna
     bones admin sign-out anna 3f9c2a1b7d4e8f60 2 --reason "lost phone"
+    bones admin users ann
+    bones admin mute loud --minutes 60 --reason "shouting in the lobby"
+    bones admin lift loud mute --reason "calmed down"
+    bones admin bans
+    bones admin rename Offensive1 --reason "the name insults"
+    bones admin close anna --reason "asked by mail"
 """
 
 from __future__ import annotations
@@ -32,6 +38,12 @@ from typing import Any
 
 __all__ = ["HIDDEN", "add_parser", "inert", "run", "site_origin"]
 
+SANCTIONS = {"warn": "warn a player (told at once, kept in their inbox)",
+             "mute": "keep a player out of every chat",
+             "suspend": "keep a player from playing people (bots still)",
+             "ban": "sign an account out everywhere and keep it out"}
+"""What ``bones admin`` gives, as a moderator does from the app."""
+LASTING = ("mute", "suspend", "ban")
 HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Unicode categories a terminal does not show as themselves."""
 
@@ -55,8 +67,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     admin.add_argument("--db", default=None,
                        help="SQLAlchemy URL of the store (default sqlite:///bones.db)")
     admin.add_argument("--redis", default=None, metavar="URL",
-                       help="the site's Redis: a ban closes the account's sockets at every "
-                       "process at once")
+                       help="the site's Redis: a sanction's notice, a ban's or a sign-out's "
+                       "closed sockets and a new name reach every process at once")
     actions = admin.add_subparsers(dest="action", required=True)
     for verb in ("grant", "revoke"):
         role = actions.add_parser(verb, help=f"{verb} a role (moderator)")
@@ -68,13 +80,31 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     resolve = actions.add_parser("resolve", help="close a report, saying what was done")
     resolve.add_argument("report", type=int)
     resolve.add_argument("resolution")
-    ban = actions.add_parser("ban", help="sign an account out everywhere and keep it out")
-    unban = actions.add_parser("unban", help="lift an account's ban")
-    for command in (ban, unban):
+    for kind, what in SANCTIONS.items():
+        given = actions.add_parser(kind, help=what)
+        given.add_argument("name")
+        given.add_argument("--reason", required=True, help="told to the player")
+        given.add_argument("--minutes", type=float, default=None, help="for this long "
+                           "(default: for good; a warning has none)")
+    lift = actions.add_parser("lift", help="end a mute, suspension or ban now")
+    lift.add_argument("name")
+    lift.add_argument("kind", choices=LASTING)
+    unban = actions.add_parser("unban", help="lift an account's ban (lift NAME ban)")
+    unban.add_argument("name")
+    for command in (lift, unban):
+        command.add_argument("--reason", required=True)
+    bans = actions.add_parser("bans", help="the accounts a ban (or --kind) holds now")
+    bans.add_argument("--kind", choices=LASTING, default="ban")
+    users = actions.add_parser("users", help="accounts whose name holds TEXT: signed up, "
+                               "last seen, games, sanctions in force")
+    users.add_argument("text", nargs="?", default="")
+    users.add_argument("--guests", action="store_true", help="guests too")
+    users.add_argument("--limit", type=int, default=50)
+    for verb, what in (("rename", "force a new name (Player and digits) on an account"),
+                       ("close", "close an account for good, as its player may")):
+        command = actions.add_parser(verb, help=what)
         command.add_argument("name")
         command.add_argument("--reason", required=True)
-    ban.add_argument("--minutes", type=float, default=None, help="for this long (default: "
-                     "for good)")
     audit = actions.add_parser("audit", help="every moderator's action, newest first")
     audit.add_argument("--name", default=None, help="of one player")
     audit.add_argument("--limit", type=int, default=50)
@@ -115,7 +145,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
     from bones.server.people.devices import devices
+    from bones.server.people.directory import held, search
     from bones.server.people.moderation import OPERATOR
+    from bones.server.people.own import Own
 
     action = args.action
     if action in ("grant", "revoke"):
@@ -126,15 +158,36 @@ def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
         _print_reports(moderation.reports(open_only=not args.all, limit=args.limit))
     elif action == "resolve":
         moderation.resolve(OPERATOR, args.report, args.resolution)
-    elif action == "ban":
-        account, _ = moderation.account(args.name)
-        moderation.sanction(OPERATOR, args.name, "ban", args.reason, args.minutes)
+    elif action in SANCTIONS:
+        _sanction(args, moderation)
+    elif action in ("lift", "unban"):
+        kind = getattr(args, "kind", "ban")
+        lifted = moderation.lift(OPERATOR, args.name, kind, args.reason)
+        print(f"{args.name}: {lifted} {kind} lifted")
+    elif action == "bans":
+        _print(["player", "until", "by", "reason", "given"],
+               [(h.name, "for good" if h.until is None else _minute(h.until), h.by, h.reason,
+                 _minute(h.at)) for h in held(accounts.engine, args.kind)],
+               f"whom a {args.kind} holds now, latest first")
+    elif action == "users":
+        _print(["name", "signed up", "last seen", "games", "in force"],
+               [(f.name + (" (guest)" if f.guest else ""), _minute(f.created),
+                 "" if f.seen is None else _minute(f.seen), str(f.games), " ".join(f.sanctions))
+                for f in search(accounts.engine, args.text, args.limit, args.guests)],
+               f"accounts whose name holds {args.text!r}" if args.text else "accounts")
+    elif action == "rename":
+        account = moderation.account(args.name)[0]
+        new = moderation.rename(OPERATOR, args.name, args.reason)
+        if args.redis:
+            asyncio.run(_told(args.redis, account, "renamed", new))
+        print(f"{args.name} is now {new}")
+    elif action == "close":
+        account = moderation.account(args.name)[0]
+        gone = Own(accounts.engine).close(account)
+        moderation.note(OPERATOR, gone, "close", args.reason)
         if args.redis:
             asyncio.run(_told(args.redis, account, "expel"))
-        print(f"{args.name} is banned" + ("" if args.minutes is None
-                                           else f" for {args.minutes:g} minutes"))
-    elif action == "unban":
-        moderation.lift(OPERATOR, args.name, "ban", args.reason)
+        print(f"{args.name} is closed (shown as {gone})")
     elif action == "audit":
         _print(["when", "by", "player", "action", "reason"],
                [(_when(a.at), a.by, a.player or "", a.action, a.reason)
@@ -158,6 +211,26 @@ def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
             asyncio.run(_told(args.redis, account, "recheck"))
         print(f"{args.name}: {ended} signed out")
     return 0
+
+
+def _sanction(args: argparse.Namespace, moderation: Any) -> None:
+    """Give the sanction ``args.action``: kept, in the player's inbox, told at once to
+    their open pages with the site's Redis (a ban closes every socket of theirs too)."""
+    from bones.server.people.moderation import OPERATOR
+    from bones.server.people.notifications import Notifications
+
+    account = moderation.account(args.name)[0]
+    done = moderation.sanction(OPERATOR, args.name, args.action, args.reason, args.minutes)
+    line = Notifications(moderation.engine).add_all([account], "sanction",
+                                                    spec=done.model_dump())[account]
+    if args.redis:
+        asyncio.run(_told(args.redis, account, "notice", line))
+        if args.action == "ban":
+            asyncio.run(_told(args.redis, account, "expel"))
+    kind = {"warn": "warned", "mute": "muted", "suspend": "suspended", "ban": "banned"}
+    print(f"{args.name} is {kind[args.action]}" + (
+        "" if args.minutes is None or args.action == "warn"
+        else f" for {args.minutes:g} minutes"))
 
 
 def _sign_out(engine: Any, account: int, ids: Sequence[str]) -> int:
@@ -196,15 +269,24 @@ def site_origin(env: Mapping[str, str] | None = None) -> str:
     return str(origins[0])
 
 
-async def _told(url: str, account: int, what: str) -> None:
-    """Say to every process of the site at ``url`` to close the account's sockets
-    (``expel``) or those of its devices signed out (``recheck``)."""
+async def _told(url: str, account: int, what: str, detail: Any = None) -> None:
+    """Say to every process of the site at ``url``: close the account's sockets
+    (``expel``) or those of its devices signed out (``recheck``), show its new name
+    (``renamed``), or push a notice (``notice``, its notification)."""
     from bones.server.meeting import presence
+    from bones.server.meeting.notices import publish
+    from bones.server.protocol import NoticeMessage
     from bones.server.sites.cluster import connect
 
     client = connect(url)
     try:
-        await getattr(presence, what)(client, account)
+        if what == "notice":
+            await publish(client, account, NoticeMessage(
+                kind="sanction", notification=detail).model_dump_json())
+        elif what == "renamed":
+            await presence.renamed(client, account, detail)
+        else:
+            await getattr(presence, what)(client, account)
     finally:
         await client.aclose()
 

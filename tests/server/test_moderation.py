@@ -245,6 +245,43 @@ def test_the_operator_grants_bans_and_gives_a_password_link(server: Server) -> N
     assert server.account(name, "new horse!").get("/api/me").json()["name"] == name
 
 
+def test_the_operator_finds_sanctions_renames_and_closes_accounts(server: Server) -> None:
+    """"The operator's tools": ``users`` finds accounts by a piece of the name, with games
+    and what holds them; ``mute``, ``suspend``, ``warn`` and ``lift`` do what a
+    moderator does (the player's inbox has it); ``bans`` lists whom a ban holds;
+    ``rename`` and ``close`` act on request; every action is in the audit log."""
+    stem = _name("Tool")
+    loud, quiet = server.account(f"{stem}a"), server.account(f"{stem}b")
+    assert "is muted for 60 minutes" in _admin(server.db, "mute", f"{stem}a", "--minutes",
+                                               "60", "--reason", "shouting")
+    assert "is suspended" in _admin(server.db, "suspend", f"{stem}b", "--reason", "bots")
+    assert "is warned" in _admin(server.db, "warn", f"{stem}b", "--reason", "be kind")
+    found = _admin(server.db, "users", stem.lower())
+    rows = {line.split("│")[1].strip(): line for line in found.splitlines() if stem in line}
+    assert set(rows) == {f"{stem}a", f"{stem}b"}
+    assert "mute" in rows[f"{stem}a"] and "suspend" in rows[f"{stem}b"]
+    said = loud.get("/api/me").json()["sanctions"]
+    assert [(s["kind"], s["reason"]) for s in said] == [("mute", "shouting")]
+    inbox = quiet.get("/api/notifications").json()["items"]
+    assert {n["sanction"]["kind"] for n in inbox if n["kind"] == "sanction"} == {
+        "suspend", "warn"}
+    assert f"{stem}a: 1 mute lifted" in _admin(server.db, "lift", f"{stem}a", "mute",
+                                               "--reason", "calmed down")
+    assert loud.get("/api/me").json()["sanctions"] == []
+    _admin(server.db, "ban", f"{stem}a", "--reason", "came back shouting", "--minutes", "90")
+    bans = _admin(server.db, "bans")
+    assert f"{stem}a" in bans and "came back shouting" in bans and f"{stem}b" not in bans
+    assert f"{stem}b" in _admin(server.db, "bans", "--kind", "suspend")
+    renamed = _admin(server.db, "rename", f"{stem}b", "--reason", "asked").split()[-1]
+    assert renamed.startswith("Player") and quiet.get("/api/me").json()["name"] == renamed
+    assert "is closed" in _admin(server.db, "close", renamed, "--reason", "asked by mail")
+    assert quiet.get("/api/me").status_code == 401
+    assert f"│ {renamed} " not in _admin(server.db, "users", renamed)  # closed: nobody's
+    audit = _admin(server.db, "audit", "--limit", "20")
+    for action in ("mute", "unmute", "suspend", "warn", "ban", "rename", "close"):
+        assert f" {action} " in audit, action
+
+
 def test_a_ban_holds_on_every_process_at_once(site: list[Server]) -> None:
     """A moderator at one process bans a player whose sockets are at the others: they
     close at once, and no process lets the player in again."""

@@ -15,6 +15,8 @@ from tests.web.conftest import DESKTOP
 from tests.web.driver import READ, Player, sign_in
 
 PASSWORD = "correct horse"
+PHONE = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+         "Chrome/131.0.0.0 Mobile Safari/537.36")
 
 
 def _account_form(page: Page, form: str, name: str, password: str) -> None:
@@ -189,3 +191,39 @@ def test_a_members_seat_follows_them_to_another_browser(web: Server, browser: Br
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_member_signs_out_a_device_and_its_page_is_told(web: Server, browser: Browser
+                                                         ) -> None:
+    """"Sessions you can see": the account page lists where the member is signed in
+    (browser, address, last seen; this device marked), signs the phone out, and the
+    phone's open page says so at once; a reload there is nobody's."""
+    name = f"Ses{random.randrange(10**6)}"
+    laptop_context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    phone_context = browser.new_context(user_agent=PHONE, viewport={"width": 390, "height": 844})
+    try:
+        laptop, phone = laptop_context.new_page(), phone_context.new_page()
+        sign_in(phone, web.url, name)
+        phone.goto(f"{web.url}/")
+        phone.wait_for_selector("#new-game .playing-as")
+        sign_in(laptop, web.url, name)
+        laptop.goto(f"{web.url}/account")
+        listed = laptop.locator("#devices .device-list li")
+        listed.nth(1).wait_for()
+        assert listed.count() == 2
+        assert "this device" in listed.nth(0).inner_text()
+        assert listed.nth(0).locator(".sign-out").count() == 0
+        assert "Chrome · Android" in listed.nth(1).inner_text()
+        assert "127.0.0.1" in listed.nth(1).inner_text()
+        listed.nth(1).locator(".sign-out").click()
+        phone.wait_for_selector("#signed-out")
+        assert phone.locator("#signed-out").inner_text() == (
+            "This device was signed out of your account.")
+        laptop.wait_for_function("() => document.querySelectorAll('#devices li').length === 1")
+        assert laptop.locator("#sign-out-others").count() == 0
+        phone.click("#notice button.primary")  # Reload: a new guest now
+        phone.wait_for_selector("#new-game .playing-as")
+        assert "Guest" in phone.locator(".playing-as").inner_text()
+    finally:
+        laptop_context.close()
+        phone_context.close()

@@ -1,9 +1,9 @@
 // Who is playing: a guest from the first visit, an account after signing up (the same
 // account: its games stay), and the account page (sign up, log in and out, password,
-// personal API tokens).
+// the devices signed in, personal API tokens).
 
 import { fill, h } from "./dom.js";
-import { refusal, t } from "./i18n.js";
+import { moment, refusal, t } from "./i18n.js";
 import { blockedList, mySanctionsAndReports } from "./moderation.js";
 import { api } from "./net.js";
 
@@ -88,11 +88,44 @@ async function tokensSection() {
       shown ? h("p", { class: "token-once" }, t("tokenOnce"), " ", h("code", { id: "new-token" }, shown)) : null,
       h("ul", { class: "token-list" }, tokens.map((token) => h("li", {},
         h("span", {}, token.label), " ",
+        token.used ? h("small", { class: "seen" }, t("tokenUsed", { when: moment(token.used) }),
+          token.address ? ` · ${token.address}` : "") : null, " ",
         h("button", { type: "button", onclick: async () => {
           await api(`/api/tokens/${token.id}`, undefined, "DELETE");
           render();
         } }, t("revoke"))))),
       form);
+  };
+  await render();
+  return section;
+}
+
+// Where I am signed in: this browser first, then the others last seen first, each with
+// its browser, address and when; sign out one, or every other. A device signed out is
+// told at once (its pages' sockets close with 4401).
+async function devicesSection() {
+  const section = h("section", { id: "devices", class: "account-form" });
+  const render = async (said = "") => {
+    const found = await api("/api/sessions");
+    const end = async (id) => {
+      await api(`/api/sessions/${id}`, undefined, "DELETE").catch(() => null);
+      render();
+    };
+    fill(section,
+      h("h2", {}, t("devices")),
+      h("p", {}, t("devicesNote")),
+      h("ul", { class: "device-list" }, found.map((device) => h("li", { class: device.current ? "current" : "" },
+        h("span", { class: "browser" }, device.browser || t("unknownBrowser")),
+        device.current ? h("small", { class: "badge" }, t("thisDevice")) : null, " ",
+        h("small", { class: "seen" }, [device.address, t("lastSeen", { when: moment(device.seen) })]
+          .filter(Boolean).join(" · ")), " ",
+        device.current ? null : h("button", { type: "button", class: "sign-out",
+                                              onclick: () => end(device.id) }, t("signOut"))))),
+      found.length > 1 ? h("button", { type: "button", id: "sign-out-others", onclick: async () => {
+        const { ended } = await api("/api/logout/others", {});
+        render(t("signedOutOthers", { n: ended }));
+      } }, t("signOutOthers")) : null,
+      h("p", { class: "form-error", role: "status" }, said));
   };
   await render();
   return section;
@@ -151,6 +184,7 @@ export async function accountScreen(root, changed) {
     await mySanctionsAndReports(full),
     await blockedList(),
     passwordForm(),
+    await devicesSection(),
     await tokensSection(),
     ownData(account, done)));
 }

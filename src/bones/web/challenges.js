@@ -79,6 +79,7 @@ export function listen(go) {
   notices = new Connection("me", null, {
     onNotice: (notice) => told(notice),
     onPaired: (game) => paired(game),
+    onEnd: (code) => code === 4401 && signedOut(),
   });
   refreshInbox();
   // one made while this page was away: the newest still open to me
@@ -86,6 +87,13 @@ export function listen(go) {
     const mine = open.find((c) => c.to === me()?.name);
     if (mine) told({ kind: "challenge", challenge: mine });
   }).catch(() => null);
+}
+
+// This device was signed out (from another, or by a new password there): said at once,
+// and the page is reloaded when the player asks, as whoever this browser is now.
+function signedOut() {
+  fill(document.querySelector("#notice"), h("span", { class: "said", id: "signed-out" }, t("signedOutHere")), " ",
+    h("button", { type: "button", class: "primary", onclick: () => location.reload() }, t("reload")));
 }
 
 // A tournament's game begun for me: its page, if open, takes me there; from any other

@@ -112,12 +112,16 @@ class NewToken(BaseModel):
 
 
 class TokenInfo(BaseModel):
-    """A personal API token; ``token`` is there only in the answer that made it."""
+    """A personal API token; ``token`` is there only in the answer that made it. Where it
+    was last ``used`` from: ``address`` (as the site's proxy gave it) and ``browser``
+    (the program's name for itself)."""
 
     id: int
     label: str
     created: str
     used: str | None = None
+    address: str | None = None
+    browser: str | None = None
     token: str | None = None
 
 
@@ -345,7 +349,8 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
     def tokens(account: InSession) -> list[TokenInfo]:
         """Your personal API tokens (not the tokens themselves: they were shown once)."""
         return [TokenInfo(id=t.id, label=t.label, created=t.created.isoformat(),
-                          used=t.used.isoformat() if t.used else None)
+                          used=t.used.isoformat() if t.used else None, address=t.address,
+                          browser=t.browser)
                 for t in accounts.tokens(account)]
 
     @router.post("/api/tokens", status_code=201,

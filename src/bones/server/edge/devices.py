@@ -55,13 +55,15 @@ def devices_router(accounts: Accounts, presence: Presence) -> APIRouter:
     @router.get("/api/sessions", responses={401: {"description": "Not signed in"},
                                             **not_token})
     async def sessions(request: Request, account: InSession) -> list[DeviceInfo]:
-        """Where you are signed in, last seen first (API tokens: ``/api/tokens``)."""
+        """Where you are signed in: this browser, then the others last seen first (API
+        tokens: ``/api/tokens``)."""
         here = device(request)
-        return [DeviceInfo(id=d.id, browser=d.browser or "", address=d.address,
-                           created=d.created.isoformat(),
-                           seen=(d.seen or d.created).isoformat(), current=d.id == here)
-                for d in await run_in_threadpool(devices, engine, account.id)
-                if d.kind == "session"]
+        found = [DeviceInfo(id=d.id, browser=d.browser or "", address=d.address,
+                            created=d.created.isoformat(),
+                            seen=(d.seen or d.created).isoformat(), current=d.id == here)
+                 for d in await run_in_threadpool(devices, engine, account.id)
+                 if d.kind == "session"]
+        return sorted(found, key=lambda d: not d.current)  # stable: the rest as seen
 
     @router.delete("/api/sessions/{session_id}", status_code=204,
                    responses={401: {"description": "Not signed in"},
@@ -75,7 +77,7 @@ def devices_router(accounts: Accounts, presence: Presence) -> APIRouter:
             response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
         await presence.recheck(account.id)
 
-    @router.post("/api/sessions/others", responses={401: {"description": "Not signed in"},
+    @router.post("/api/logout/others", responses={401: {"description": "Not signed in"},
                                                     **not_token})
     async def end_others(request: Request, account: InSession) -> SignedOut:
         """Sign out every device but this one: how many were."""

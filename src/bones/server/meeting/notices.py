@@ -25,11 +25,17 @@ from bones.server.sites.cluster import connect, heard
 from bones.server.sockets.allowance import SIGNED_OUT, Allowance, pings_until_closed
 from bones.server.sockets.sending import Socket, deliver
 
-__all__ = ["Notices"]
+__all__ = ["Notices", "publish"]
 
 log = logging.getLogger("bones.server")
 NOTICE = "bones:notice"
 """The channel a notice is said on: ``[account, message]``."""
+
+
+async def publish(client: Any, account: int, text: str) -> None:
+    """Push ``text`` to the account's notice sockets at every process of a site (what
+    ``bones admin`` does with the site's Redis)."""
+    await client.publish(heard(client, NOTICE), json.dumps([account, text]))
 
 
 class Notices:
@@ -107,7 +113,7 @@ class Notices:
         if self.redis is None:
             await self._deliver(account, text)
         else:
-            await self.redis.publish(heard(self.redis, NOTICE), json.dumps([account, text]))
+            await publish(self.redis, account, text)
 
     async def rematch(self, account: int, by: int | None, table: str,
                       spec: dict[str, Any]) -> None:

@@ -41,7 +41,7 @@ from bones.server.sites.cluster import connect, heard
 from bones.server.sockets.allowance import BANNED, SIGNED_OUT
 from bones.server.tables.hub import Playing
 
-__all__ = ["PULSE", "Closable", "Presence", "Someone", "expel", "recheck"]
+__all__ = ["PULSE", "Closable", "Presence", "Someone", "expel", "recheck", "renamed"]
 
 log = logging.getLogger("bones.server")
 
@@ -71,6 +71,11 @@ class Closable(Protocol):
 async def expel(client: aioredis.Redis, account: int) -> None:
     """Tell every process of a site to close the account's sockets."""
     await client.publish(heard(client, EXPEL), str(account))
+
+
+async def renamed(client: aioredis.Redis, account: int, name: str) -> None:
+    """Tell every process of a site to show the account's new name at its tables."""
+    await client.publish(heard(client, RENAMED), json.dumps({"account": account, "name": name}))
 
 
 async def recheck(client: aioredis.Redis, account: int) -> None:
@@ -192,8 +197,7 @@ class Presence:
             if self.renamed is not None:
                 await self.renamed(account, name)
         else:
-            await self.redis.publish(heard(self.redis, RENAMED),
-                                     json.dumps({"account": account, "name": name}))
+            await renamed(self.redis, account, name)
 
     async def _listen(self, client: aioredis.Redis) -> None:
         """Hear the bans, sign-outs and renames said at any process, and close the

@@ -147,6 +147,9 @@ class ApiToken:
     label: str
     created: datetime
     used: datetime | None
+    address: str | None = None
+    """Where it was last used from, and by what program (``people.devices``)."""
+    browser: str | None = None
 
 
 def check_name(name: str) -> str:
@@ -441,7 +444,8 @@ class Accounts:
             rows = session.scalars(select(TokenRow).where(
                 TokenRow.account_id == account.id, TokenRow.revoked.is_(None))
                 .order_by(TokenRow.id))
-            return [ApiToken(r.id, r.label, r.created, r.used) for r in rows]
+            return [ApiToken(r.id, r.label, r.created, r.used, r.address, r.browser)
+                    for r in rows]
 
     def revoke(self, account: Account, token_id: int) -> None:
         """The token stops working at once (the next request with it is refused)."""

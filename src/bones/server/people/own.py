@@ -101,11 +101,13 @@ class Own:
                                         guest=row.password is None, bot=row.bot,
                                         roles=row.roles.split()),
                 sessions=[ExportedSession(created=s.created.isoformat(),
-                                          expires=s.expires.isoformat())
+                                          expires=s.expires.isoformat(), seen=_when(s.seen),
+                                          address=s.address, browser=s.browser)
                           for s in session.scalars(select(SessionRow).where(
                               SessionRow.account_id == account))],
                 api_tokens=[ExportedToken(label=t.label, created=t.created.isoformat(),
-                                          used=_when(t.used), revoked=_when(t.revoked))
+                                          used=_when(t.used), revoked=_when(t.revoked),
+                                          address=t.address, browser=t.browser)
                             for t in session.scalars(select(TokenRow).where(
                                 TokenRow.account_id == account))],
                 games=[ExportedGame(table=g.table_id, variant=g.variant, seat=seat,

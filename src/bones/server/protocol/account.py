@@ -24,10 +24,14 @@ class ExportedAccount(BaseModel):
 
 
 class ExportedSession(BaseModel):
-    """A signed-in browser (the token itself is never kept, only its hash)."""
+    """A signed-in browser (the token itself is never kept, only its hash), and where
+    and when it was last seen."""
 
     created: str
     expires: str
+    seen: str | None = None
+    address: str | None = None
+    browser: str | None = None
 
 
 class ExportedToken(BaseModel):
@@ -35,6 +39,9 @@ class ExportedToken(BaseModel):
     created: str
     used: str | None
     revoked: str | None
+    address: str | None = None
+    """Where it was last used from, and by what."""
+    browser: str | None = None
 
 
 class ExportedGame(BaseModel):
