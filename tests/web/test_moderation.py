@@ -197,7 +197,8 @@ def test_a_warned_player_is_told_at_once_in_their_language(web: Server,
                                                           browser: Browser) -> None:
     """A sanction reaches the player: their open page (in German) shows it at once, in
     a dialog they close, with its kind in their words and the moderator's reason; it
-    stays in their notifications."""
+    stays in their notifications, and on the home page while it holds (a mute with its
+    end); a muted player's chat box says so."""
     tag = random.randrange(10**6)
     name, mod_name = f"Wpl{tag}", f"Wmo{tag}"
     page = browser.new_context(**PHONE).new_page()  # type: ignore[arg-type]
@@ -231,3 +232,10 @@ def test_a_warned_player_is_told_at_once_in_their_language(web: Server,
         page.click("#chat-toggle")
     assert "stummgeschaltet" in page.locator("#chat-muted").inner_text()
     assert page.locator("#chat-input").count() == 0
+    page.goto(f"{web.url}/")  # the home page says what holds them, until it ends
+    listed = page.locator("#sanctions-now li")
+    listed.nth(1).wait_for()
+    assert listed.all_inner_texts() == ["Verwarnung: Beleidigungen im Chat",
+                                        listed.nth(1).inner_text()]
+    assert listed.nth(1).inner_text().startswith("Kein Chat (bis ")
+    assert listed.nth(1).inner_text().endswith("): Spam")

@@ -5,7 +5,7 @@
 // offered at a table you played shows on every other page. Each notice is also a line of
 // the notifications list (notifications.js).
 
-import { me } from "./account.js";
+import { me, signIn } from "./account.js";
 import { fill, h, linkField, modal, radioPill } from "./dom.js";
 import { gameWords, playerName, refusal, t } from "./i18n.js";
 import { notifyAway } from "./feel.js";
@@ -172,6 +172,7 @@ function sanctioned(sanction) {
     h("div", { class: "dialog-buttons" },
       h("button", { type: "submit", class: "primary", id: "sanction-seen" }, t("close"))));
   const dialog = modal("sanction-dialog", form, async () => dialog.close(), refusal);
+  signIn().catch(() => null);  // what the account is under now: the home page and the chat box say it
 }
 
 // A rematch offered at a table this player played, or a tournament they joined starting:

@@ -3,6 +3,7 @@
 import { me } from "./account.js";
 import { fill, h, radioPill } from "./dom.js";
 import { clockText, refusal, t } from "./i18n.js";
+import { sanctionLine } from "./moderation.js";
 import { api, seats } from "./net.js";
 import { playNowLink } from "./play.js";
 
@@ -99,7 +100,16 @@ export function newGame(root, variants, go, preset = null) {
     }
   });
   render();
-  root.replaceChildren(gamesNow(go), form);
+  root.replaceChildren(sanctionsNow(), gamesNow(go), form);
+}
+
+// What moderators decided about me and still holds (a warning for its first days), with
+// the reason and the end: on the home page until it ends.
+function sanctionsNow() {
+  const now = Date.now();
+  const holding = (me()?.sanctions || []).filter((s) => !s.until || Date.parse(s.until) > now);
+  return holding.length ? h("section", { class: "sanctions-now", id: "sanctions-now", role: "status" },
+    h("h2", {}, t("mod.yours")), h("ul", { class: "sanctions" }, holding.map(sanctionLine))) : null;
 }
 
 // A seat as a list names it: its player, a bot's level, or a dash while it is free.
