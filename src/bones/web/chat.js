@@ -67,7 +67,8 @@ export class ChatBox {
     const input = h("input", { name: "chat", id: "chat-input", maxlength: 200, autocomplete: "off",
                                "aria-label": t("chatSay") });
     // Muted by the moderators: the box says so (and until when), not a line refused after another.
-    const mute = me()?.sanctions?.find((s) => s.kind === "mute");
+    const limited = me()?.limited && { until: me().limited };  // a banned account's browser
+    const mute = me()?.sanctions?.find((s) => s.kind === "mute") || limited;
     const form = mute ? h("p", { class: "form-error", id: "chat-muted" }, t("error.muted"),
       mute.until ? ` (${t("mod.until", { when: moment(mute.until) })})` : "")
       : h("form", { class: "chat-form" }, input, h("button", { type: "submit" }, t("send")));

@@ -2,7 +2,7 @@
 
 import { me } from "./account.js";
 import { fill, h, radioPill } from "./dom.js";
-import { clockText, refusal, t } from "./i18n.js";
+import { clockText, moment, refusal, t } from "./i18n.js";
 import { sanctionLine } from "./moderation.js";
 import { api, seats } from "./net.js";
 import { playNowLink } from "./play.js";
@@ -108,8 +108,10 @@ export function newGame(root, variants, go, preset = null) {
 function sanctionsNow() {
   const now = Date.now();
   const holding = (me()?.sanctions || []).filter((s) => !s.until || Date.parse(s.until) > now);
-  return holding.length ? h("section", { class: "sanctions-now", id: "sanctions-now", role: "status" },
-    h("h2", {}, t("mod.yours")), h("ul", { class: "sanctions" }, holding.map(sanctionLine))) : null;
+  const limited = me()?.limited && Date.parse(me().limited) > now;
+  return holding.length || limited ? h("section", { class: "sanctions-now", id: "sanctions-now", role: "status" },
+    h("h2", {}, t("mod.yours")), h("ul", { class: "sanctions" }, holding.map(sanctionLine),
+      limited ? h("li", { id: "limited-here" }, t("error.limited"), ` (${t("mod.until", { when: moment(me().limited) })})`) : null)) : null;
 }
 
 // A seat as a list names it: its player, a bot's level, or a dash while it is free.

@@ -51,6 +51,7 @@ from bones.server.people.moderation import Moderation
 from bones.server.people.players import Player
 from bones.server.protocol import BAD_BODY, SanctionInfo, stripped
 from bones.server.sites.counting import limit_storage
+from bones.server.store.schema import now
 from bones.server.tables.hub import Settings
 
 __all__ = ["COOKIE", "SLOW", "Caller", "InSession", "Logins", "Me", "Needed", "accounts_router",
@@ -70,6 +71,9 @@ class Me(BaseModel):
     bot: bool
     roles: list[str] = []
     sanctions: list[SanctionInfo] = []
+    limited: str | None = None
+    """Until when this guest is limited, made from a banned account's browser or address
+    (no chat, no public tables, no play now, no sign-up: ``people.marks``)."""
 
 
 class SignUp(BaseModel):
@@ -226,7 +230,10 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
                                 "later", {"Retry-After": "600"})
 
     def judged(account: Account) -> Me:
-        return _me(account).model_copy(update={"sanctions": moderation.in_force(account.id)})
+        limited = account.limited_until
+        return _me(account).model_copy(update={
+            "sanctions": moderation.in_force(account.id),
+            "limited": limited.isoformat() if limited and limited > now() else None})
 
     @router.get("/api/me", responses={401: {"description": "Not signed in"}})
     def me(account: Needed) -> Me:
@@ -245,11 +252,12 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
             raise HTTPException(429, "too many new guests from this address; sign in or try "
                                 "again later", {"Retry-After": "600"})
         try:
-            made, token = await run_in_threadpool(accounts.guest, where(request))
+            made, token = await run_in_threadpool(accounts.guest, where(request),
+                                                  _session(request))
         except Refused as error:
             raise HTTPException(503, str(error), {"Retry-After": "1"}) from None
         _signed_in(response, request, token)
-        return _me(made)
+        return await run_in_threadpool(judged, made)
 
     @router.post("/api/signup", status_code=201,
               responses={**BAD_BODY, 409: {"description": "The name is taken, or of the "

@@ -37,7 +37,7 @@ def seek_router(seeker: Seeker) -> APIRouter:
         for 15 s is dropped."""
         if body.rated and account.guest:
             raise HTTPException(403, "a rated game is for players who signed up")
-        account.check("suspended")
+        account.check("suspended", "limited")
         return await seeker.seek(body, _player(account), client_address(request))
 
     @router.post("/api/seek/pair/{code}", responses={
@@ -47,7 +47,7 @@ def seek_router(seeker: Seeker) -> APIRouter:
         409: {"description": "You made this pair"}})
     async def join_pair(code: str, account: Needed) -> SeekingMessage:
         """Join a friend's Kozel pair by the code they sent you: you queue together."""
-        account.check("suspended")
+        account.check("suspended", "limited")
         try:
             joined = await seeker.join_pair(code, _player(account))
         except ValueError as error:

@@ -55,6 +55,8 @@ def tables_router(hub: Hub, accounts: Accounts) -> APIRouter:
         mine = next((s for s in spec.seats if isinstance(s, HumanSeat) and s.mine), None)
         if account is not None and sum(isinstance(s, HumanSeat) for s in spec.seats) > 1:
             account.check("suspended")  # bots only
+        if account is not None and spec.public:
+            account.check("limited")  # a banned account's browser or address: private only
         player = None if mine is None else await run_in_threadpool(
             player_for, accounts, account, mine.name)
         try:
@@ -110,6 +112,8 @@ def tables_router(hub: Hub, accounts: Accounts) -> APIRouter:
         table's with its invite secret); keep the token to reconnect."""
         if account is not None:
             account.check("suspended")
+            if body.invite is None:  # a public table (a private one is joined by invite)
+                account.check("limited")
         player = await run_in_threadpool(player_for, accounts, account, body.name)
         try:
             return await hub.join(table_id, player, body.seat, body.invite)

@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session
 from bones.server.names import check_display, kept, name_key, skeleton
 from bones.server.people.devices import Where, revoke_tokens, stamp
 from bones.server.people.hashing import Hasher
+from bones.server.people.marks import marked
 from bones.server.people.renaming import kept_until
 from bones.server.people.words import Words
 from bones.server.store.records import hash_token
@@ -45,6 +46,7 @@ from bones.server.store.schema import (
     FOR_GOOD,
     AccountRow,
     ChatRow,
+    MarkRow,
     ReportRow,
     ResetRow,
     SeatRow,
@@ -102,8 +104,8 @@ class WordInText(Coded):
 
 
 class Sanctioned(Coded):
-    """What a sanction in force forbids (``code``: ``banned``, ``suspended`` or
-    ``muted``), until when (None: for good)."""
+    """What a sanction in force forbids (``code``: ``banned``, ``suspended``, ``muted``
+    or ``limited``), until when (None: for good)."""
 
     status = 403
 
@@ -115,7 +117,9 @@ class Sanctioned(Coded):
 
 WHAT = {"banned": "this account is banned",
         "suspended": "you may play only bots (suspended)",
-        "muted": "you may not chat (muted)"}
+        "muted": "you may not chat (muted)",
+        "limited": "a banned account used this browser or address: no chat, public tables, "
+                   "play now or sign-up"}
 
 
 @dataclass(frozen=True)
@@ -131,10 +135,12 @@ class Account:
     roles: frozenset[str] = frozenset()
     muted_until: datetime | None = None
     suspended_until: datetime | None = None
+    limited_until: datetime | None = None
+    """A guest of a banned account's browser or address (:mod:`.marks`)."""
 
     def check(self, *kinds: str) -> None:
         """Refuse (:class:`Sanctioned`) what a sanction of ``kinds`` in force forbids
-        (``suspended``, ``muted``)."""
+        (``suspended``, ``muted``, ``limited``)."""
         for code in kinds:
             check_sanction(code, getattr(self, f"{code}_until"))
 
@@ -188,7 +194,7 @@ _LIKE = select(AccountRow.id, AccountRow.name, AccountRow.guest.label("guest"),
 def _account(row: AccountRow | Row[int, str, bool, bool]) -> Account:
     if isinstance(row, AccountRow):
         return Account(row.id, row.name, row.guest, row.bot, frozenset(row.roles.split()),
-                       row.muted_until, row.suspended_until)
+                       row.muted_until, row.suspended_until, row.limited_until)
     return Account(row.id, row.name, row.guest, row.bot)
 
 
@@ -211,20 +217,30 @@ class Accounts:
 
     # -- signing in ----------------------------------------------------------------------
 
-    def guest(self, where: Where | None = None) -> tuple[Account, str]:
+    def guest(self, where: Where | None = None, old: str | None = None
+              ) -> tuple[Account, str]:
         """A new guest account and the token of its session. Its name is ``Guest`` and
         six digits while those are easily found free, then longer: the names never run
-        out (and guests who never played are forgotten, :meth:`forget_guests`)."""
+        out (and guests who never played are forgotten, :meth:`forget_guests`). Made
+        from a browser (its ``old`` session token) or an address a banned account used,
+        it is limited as :mod:`.marks` says."""
         for attempt in range(GUEST_DIGITS[-1]):
             digits = GUEST_DIGITS[min(attempt // 3, len(GUEST_DIGITS) - 1)]
             name = f"Guest{secrets.randbelow(10**digits):0{digits}d}"
             try:
                 with Session(self.engine) as session, session.begin():
+                    found = marked(session, old and hash_token(old), where and where.address)
                     row = AccountRow(name=name, name_key=name_key(name), bot=False,
                                      skeleton=skeleton(name))
+                    if found is not None:
+                        row.muted_until = row.limited_until = found.until
                     session.add(row)
                     session.flush()
-                    return _account(row), self._session(session, row.id, where)
+                    token = self._session(session, row.id, where)
+                    if found is not None:  # the browser stays marked
+                        session.add(MarkRow(account_id=found.account_id, kind="browser",
+                                            value=hash_token(token), until=found.until))
+                    return _account(row), token
             except IntegrityError:
                 continue
         raise Refused("no guest name is free just now; try again")
@@ -256,8 +272,14 @@ class Accounts:
             raise Refused(f"the name {name!r} is taken, or looks like one that is")
         if self.given_up(name):
             raise Refused(f"the name {name!r} was given up lately and is kept for a while")
-        hashed = self.hasher.hash(password)
         current = self.by_session(token) if token else None
+        if current is not None and current.guest:
+            current.check("limited")
+        else:
+            with Session(self.engine) as session:
+                found = marked(session, None, where and where.address)
+            check_sanction("limited", None if found is None else found.until)
+        hashed = self.hasher.hash(password)
         try:
             with Session(self.engine) as session, session.begin():
                 if current is not None and current.guest:

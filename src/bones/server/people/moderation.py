@@ -37,6 +37,7 @@ from sqlalchemy.orm import Session, aliased
 
 from bones.server import logs
 from bones.server.names import name_key
+from bones.server.people.marks import mark, unmark
 from bones.server.people.quotas import REPORTS as LIMIT_REPORTS
 from bones.server.people.renaming import KEPT_DAYS, show_as
 from bones.server.protocol import ActionInfo, DossierInfo, ReportInfo, SanctionInfo
@@ -161,6 +162,7 @@ class Moderation:
             if kind in _UNTIL:
                 setattr(row, _UNTIL[kind], until or FOR_GOOD)
             if kind == "ban":
+                mark(session, row.id, until)  # its browsers and addresses, as guests
                 session.execute(delete(SessionRow).where(SessionRow.account_id == row.id))
                 session.execute(update(TokenRow).where(
                     TokenRow.account_id == row.id, TokenRow.revoked.is_(None))
@@ -189,6 +191,8 @@ class Moderation:
                     *in_force, SanctionRow.by == OPERATOR).limit(1)) is not None:
                 raise PermissionError(f"the operator's {kind} is lifted by the operator only")
             setattr(row, _UNTIL[kind], None)
+            if kind == "ban":
+                unmark(session, row.id)
             done = session.execute(update(SanctionRow).where(*in_force).values(lifted=at))
             self._log(session, by, row.id, f"un{kind}", reason)
             return int(done.rowcount)  # type: ignore[attr-defined]

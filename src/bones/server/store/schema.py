@@ -319,6 +319,10 @@ class AccountRow(Base):
     with the account itself, so every request and every process sees them at once."""
     suspended_until: Mapped[datetime | None] = mapped_column(default=None)
     banned_until: Mapped[datetime | None] = mapped_column(default=None)
+    limited_until: Mapped[datetime | None] = mapped_column(default=None)
+    """A guest made from the browser or the address of a banned account: until then it
+    may not chat (``muted_until`` too), make or join public tables, play now or sign up
+    (``people.marks``)."""
 
     @hybrid_property
     def guest(self) -> bool:
@@ -506,6 +510,21 @@ class BackupRow(Base):
     at: Mapped[datetime] = mapped_column(default=now, index=True)
     file: Mapped[str] = mapped_column(String(500))
     bytes: Mapped[int] = mapped_column(BigInteger)
+
+
+class MarkRow(Base):
+    """A browser (its session token's hash) or an address a banned account used: a guest
+    made from it is limited until ``until`` (``people.marks``)."""
+
+    __tablename__ = "marks"
+    __table_args__ = (Index("marks_by_value", "kind", "value"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    """The banned account: lifting its ban lifts its marks."""
+    kind: Mapped[str] = mapped_column(String(8))
+    """``browser`` or ``address``."""
+    value: Mapped[str] = mapped_column(String(64))
+    until: Mapped[datetime] = mapped_column()
 
 
 class ResetRow(Base):
