@@ -239,3 +239,26 @@ def test_a_warned_player_is_told_at_once_in_their_language(web: Server,
                                         listed.nth(1).inner_text()]
     assert listed.nth(1).inner_text().startswith("Kein Chat (bis ")
     assert listed.nth(1).inner_text().endswith("): Spam")
+
+
+def test_a_moderator_finds_a_player_by_a_piece_of_the_name(web: Server,
+                                                           browser: Browser) -> None:
+    """"A moderator web page gains the same search and a player's sessions' addresses":
+    a piece of the name lists the accounts holding it, with games and sign-up; the
+    player opened shows where they are signed in (browser, address, last seen)."""
+    tag = random.randrange(10**6)
+    target = f"Fnd{tag}x"
+    web.account(target)  # a program: python-httpx
+    mod = browser.new_context(**DESKTOP).new_page()  # type: ignore[arg-type]
+    _moderator(web, mod, f"Fmo{tag}")
+    mod.goto(f"{web.url}/mod")
+    mod.fill("#mod-look-up input", f"fnd{tag}")
+    mod.click("#mod-look-up button")
+    found = mod.locator(f"#mod-found li:has-text('{target}')")
+    found.wait_for()
+    assert "0 games · since" in found.inner_text()
+    assert mod.locator("#mod-found p").inner_text() == "1 player found"
+    found.locator("button.link").click()
+    mod.wait_for_selector(f"#mod-player-name:has-text('{target}')")
+    devices = mod.locator("#mod-devices").inner_text()
+    assert "python-httpx" in devices and "127.0.0.1" in devices and "last seen" in devices

@@ -114,13 +114,23 @@ export function reportDialog(name) {
 // The moderators' page: the open reports, a player looked up, the audit log.
 export async function moderationScreen(root, go) {
   const player = h("section", { id: "mod-player" });
+  const found = h("div", { id: "mod-found" });
   const lookUp = h("form", { class: "account-form", id: "mod-look-up" },
     h("label", { class: "name" }, t("mod.lookUp"), h("input", { name: "name", required: true, maxlength: 24 })),
-    h("button", { type: "submit" }, t("mod.open")));
+    h("button", { type: "submit" }, t("mod.open")), found);
   const open = (name) => showPlayer(player, name, go, reload);
-  lookUp.addEventListener("submit", (event) => {
+  lookUp.addEventListener("submit", async (event) => {  // every name holding the text; one that is it opens
     event.preventDefault();
-    open(lookUp.elements.name.value.trim());
+    const text = lookUp.elements.name.value.trim();
+    const listed = await api(`/api/mod/players?q=${encodeURIComponent(text)}`).catch(() => []);
+    fill(found, h("p", {}, t("mod.found", { n: listed.length })), h("ul", { class: "found-list" }, listed.map((p) =>
+      h("li", {}, h("button", { type: "button", class: "link", onclick: () => open(p.name) }, p.name),
+        p.guest ? h("small", { class: "badge" }, t("guest")) : null, " ",
+        h("small", {}, [t("mod.foundLine", { n: p.games, when: moment(p.created) }),
+          p.seen ? t("lastSeen", { when: moment(p.seen) }) : null,
+          ...p.sanctions.map((k) => t(`mod.action.${k}`))].filter(Boolean).join(" · "))))));
+    const exact = listed.find((p) => p.name.toLowerCase() === text.toLowerCase());
+    if (exact) open(exact.name);
   });
   const reports = h("section", { id: "mod-reports" });
   const audit = h("section", { id: "mod-audit" });
@@ -215,6 +225,11 @@ async function showPlayer(section, name, go, reload) {
     h("ul", { class: "game-list" }, d.games.map((g) => h("li", {},
       h("a", { href: `/replay/${g.table}`, onclick: (e) => { e.preventDefault(); go(`/replay/${g.table}`); } },
         `${moment(g.finished)} · ${t(`variant.${g.variant}`)} · ${g.names.filter(Boolean).map(playerName).join(", ")}`)))),
+    h("h3", {}, t("mod.devices")),
+    d.devices.length ? h("ul", { class: "device-list", id: "mod-devices" }, d.devices.map((s) => h("li", {},
+      h("span", { class: "browser" }, [s.label, s.browser].filter(Boolean).join(" · ") || t("unknownBrowser")), " ",
+      h("small", { class: "seen" }, [s.address, s.seen ? t("lastSeen", { when: moment(s.seen) }) : null]
+        .filter(Boolean).join(" · "))))) : h("p", {}, t("mod.none")),
     h("h3", {}, t("mod.reportsAbout")),
     d.reports.length ? h("ul", { class: "report-list" }, d.reports.map((r) => h("li", {},
       `${moment(r.at)} · ${t(`mod.kind.${r.kind}`)} · ${t("mod.reportedBy", { name: r.reporter })}: `,

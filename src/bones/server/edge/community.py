@@ -19,6 +19,7 @@ from bones.server.edge.stored import stored
 from bones.server.meeting.notices import Notices
 from bones.server.meeting.presence import Presence
 from bones.server.people.accounts import Account, Accounts, Refused
+from bones.server.people.directory import search
 from bones.server.people.moderation import Moderation
 from bones.server.people.own import Own
 from bones.server.people.relations import Blocks, Follows
@@ -30,6 +31,7 @@ from bones.server.protocol import (
     ChatReport,
     Closing,
     DossierInfo,
+    FoundInfo,
     Friend,
     Lifting,
     Reason,
@@ -173,10 +175,20 @@ def community_router(moderation: Moderation, presence: Presence, accounts: Accou
         """Close a report, saying what was done: its reporter sees it."""
         await stored(moderation.resolve, me.name, report_id, body.reason)
 
+    @router.get("/api/mod/players", responses=NOT_A_MODERATOR)
+    async def find(_: Moderator, q: str = Query(default="", max_length=24),
+                   limit: int = Query(default=50, ge=1, le=200)) -> list[FoundInfo]:
+        """The accounts whose name holds ``q`` (any case), members first by name, then
+        guests: when each signed up and was last seen, its games, what holds it now."""
+        return [FoundInfo(name=f.name, guest=f.guest, created=f.created.isoformat(),
+                          seen=None if f.seen is None else f.seen.isoformat(), games=f.games,
+                          sanctions=f.sanctions)
+                for f in await stored(search, moderation.engine, q, limit, True)]
+
     @router.get("/api/mod/players/{name}", responses={**NOT_A_MODERATOR, **UNKNOWN})
     async def dossier(name: str, _: Moderator) -> DossierInfo:
-        """A player's latest games and chat lines, sanctions, the reports about them and
-        the audit log of them."""
+        """A player's latest games and chat lines, sanctions, the reports about them, the
+        audit log of them, and where they are signed in (browser, address, last seen)."""
         return await stored(moderation.dossier, name)
 
     async def not_a_moderator(name: str) -> int:

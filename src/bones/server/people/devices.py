@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.engine import Engine
@@ -62,7 +62,7 @@ class Device:
     """A session (``kind`` ``session``, its :func:`device_id`) or an API token (``token``,
     its number and label) of an account, where and when it was last seen."""
 
-    kind: str
+    kind: Literal["session", "token"]
     id: str
     label: str
     browser: str | None

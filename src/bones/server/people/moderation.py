@@ -37,10 +37,17 @@ from sqlalchemy.orm import Session, aliased
 
 from bones.server import logs
 from bones.server.names import name_key
+from bones.server.people.devices import devices
 from bones.server.people.marks import mark, unmark
 from bones.server.people.quotas import REPORTS as LIMIT_REPORTS
 from bones.server.people.renaming import KEPT_DAYS, show_as
-from bones.server.protocol import ActionInfo, DossierInfo, ReportInfo, SanctionInfo
+from bones.server.protocol import (
+    ActionInfo,
+    DeviceSeen,
+    DossierInfo,
+    ReportInfo,
+    SanctionInfo,
+)
 from bones.server.store.schema import (
     FOR_GOOD,
     AccountRow,
@@ -365,7 +372,10 @@ class Moderation:
                        "at": c.at.isoformat(), "removed": c.removed is not None} for c in said],
                 sanctions=self.history(row.id),
                 reports=self.reports(open_only=False, about=row.id),
-                audit=self.audit(100, row.name))
+                audit=self.audit(100, row.name),
+                devices=[DeviceSeen(kind=d.kind, label=d.label, browser=d.browser,
+                                    address=d.address, seen=_moment(d.seen))
+                         for d in devices(self.engine, row.id)])
 
     # -- helpers -------------------------------------------------------------------------
 

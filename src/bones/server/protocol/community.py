@@ -238,6 +238,30 @@ class ActionInfo(BaseModel):
     detail: dict[str, Any] | None
 
 
+class DeviceSeen(BaseModel):
+    """A session (``kind`` ``session``) or an API token (``token``, its ``label``) of a
+    player, where and when it was last seen: what a moderator compares between accounts
+    (the address as the site's proxy gave it)."""
+
+    kind: Literal["session", "token"]
+    label: str = ""
+    browser: str | None
+    address: str | None
+    seen: str | None
+
+
+class FoundInfo(BaseModel):
+    """An account a moderator's search found: when it signed up and was last seen, its
+    games, the sanctions holding it now (``mute``, ``suspend``, ``ban``)."""
+
+    name: str
+    guest: bool
+    created: str
+    seen: str | None
+    games: int
+    sanctions: list[str]
+
+
 class DossierInfo(BaseModel):
     """What a moderator reads of a player before acting."""
 
@@ -250,3 +274,5 @@ class DossierInfo(BaseModel):
     sanctions: list[SanctionInfo]
     reports: list[ReportInfo]
     audit: list[ActionInfo]
+    devices: list[DeviceSeen] = []
+    """Where the player is signed in now, last seen first (moderators only)."""
