@@ -127,6 +127,12 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     serve.add_argument("--words", default=None, metavar="FILE",
                        help="a TOML file of words refused in names and chat, by language "
                        "(read again whenever it changes)")
+    serve.add_argument("--smtp", default=None, metavar="URL",
+                       help="send mail through this server (smtps://user:password@host or "
+                       "smtp://... for STARTTLS; ?tls=none for a local relay): members may "
+                       "then get a forgotten password back by mail; needs --origin")
+    serve.add_argument("--mail-from", default=None, metavar="ADDRESS",
+                       help="the From address of its mails (default bones@ the origin's host)")
     serve.add_argument("--trust-proxy", default=None, metavar="ADDRESSES",
                        help="proxies whose X-Forwarded-For and -Proto to believe "
                        "(comma-separated addresses, or *)")
@@ -278,6 +284,7 @@ def serve(args: argparse.Namespace) -> int:
                            if getattr(args, name) is not None},
                         burst=max(Settings.burst, int(args.rate * 3)),
                         origins=tuple(args.origin), redis=args.redis, words=args.words,
+                        smtp=args.smtp, mail_from=args.mail_from,
                         metrics_from=tuple(args.metrics_from.split(",")) if args.metrics_from
                         else Settings.metrics_from)
     setup_log(args.log_format)
@@ -286,6 +293,10 @@ def serve(args: argparse.Namespace) -> int:
             "this process holds %d sockets at most: its open-files limit leaves no room for "
             "--max-sockets %d (raise LimitNOFILE)", room, settings.max_sockets)
         settings = dataclasses.replace(settings, max_sockets=room)
+    if args.smtp and not args.origin:  # a mail's links never go to a Host a request gave
+        print("bones serve: --smtp needs --origin, the site's address its mails link to",
+              file=sys.stderr)
+        return 2
     if args.db is None and (args.redis or args.origin):
         # a site's process: never a second, empty site on a SQLite file of its own
         print("bones serve: a site (with --redis or --origin) needs its store: give --db "

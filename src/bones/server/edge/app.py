@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from functools import partial
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -32,6 +33,7 @@ from bones.server.edge.community import community_router
 from bones.server.edge.devices import devices_router
 from bones.server.edge.games import games_router
 from bones.server.edge.guard import Guard
+from bones.server.edge.mail import mail_router
 from bones.server.edge.operator import operator_router
 from bones.server.edge.pages import page_routes
 from bones.server.edge.profiles import profiles_router
@@ -39,6 +41,9 @@ from bones.server.edge.seek import seek_router
 from bones.server.edge.sockets import sockets_router
 from bones.server.edge.tables import tables_router
 from bones.server.edge.tournaments import tournaments_router
+from bones.server.mail.addresses import Addresses
+from bones.server.mail.outbox import Outbox, send_mail
+from bones.server.mail.smtp import Smtp
 from bones.server.meeting.lobby import Lobby
 from bones.server.meeting.notices import Notices
 from bones.server.meeting.presence import Presence
@@ -89,6 +94,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
     watching = Watching(showing, hub.chat, hub.blocks, hub.allowance, hub.settings.redis)
     accounts = Accounts(hub.store.engine, words=hub.words)
     moderation = Moderation(hub.store.engine, hub.settings.kept_names_days)
+    smtp, addresses = _mail(hub.settings, Outbox(hub.store.engine))
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -99,9 +105,12 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
         runner.start()
         watching.start()
         await seeker.start()
-        forgetting = asyncio.create_task(forget_guests(accounts))
+        tasks = [asyncio.create_task(forget_guests(accounts))]
+        if smtp is not None and addresses is not None:
+            tasks.append(asyncio.create_task(send_mail(addresses.outbox, smtp)))
         yield
-        forgetting.cancel()
+        for task in tasks:
+            task.cancel()
         await seeker.close()
         presence.close()
         runner.close()
@@ -149,6 +158,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
                challenges_router(hub, notices, accounts),
                accounts_router(accounts, moderation, hub.settings, presence),
                devices_router(accounts, presence),
+               mail_router(addresses, hub.settings.redis),
                community_router(moderation, presence, accounts, hub.blocks, notices),
                profiles_router(hub.store, accounts), tables_router(hub, accounts),
                games_router(hub, analyses), operator_router(hub, analyses),
@@ -182,3 +192,13 @@ async def _refused(status: int, retry: str | None, request: Request,
                  path=request.url.path)
     return JSONResponse({"detail": detail}, status_code=status,
                         headers={"Retry-After": retry} if retry else None)
+
+
+def _mail(settings: Settings, outbox: Outbox) -> tuple[Smtp | None, Addresses | None]:
+    """The site's mail server and its members' addresses, if the operator gave one
+    (``--smtp``; its links go to the first ``--origin``, never to a request's Host)."""
+    if settings.smtp is None or not settings.origins:
+        return None, None
+    site = settings.origins[0]
+    sender = settings.mail_from or f"bones@{urlsplit(site).hostname}"
+    return Smtp.parse(settings.smtp, sender), Addresses(outbox, site)

@@ -55,7 +55,7 @@ from bones.server.store.schema import now
 from bones.server.tables.hub import Settings
 
 __all__ = ["COOKIE", "SLOW", "Caller", "InSession", "Logins", "Me", "Needed", "accounts_router",
-           "caller", "client_address", "operator_only", "player_for", "viewer"]
+           "attempt", "caller", "client_address", "operator_only", "player_for", "viewer"]
 
 COOKIE = "bones_session"
 log = logging.getLogger("bones.server")
@@ -225,7 +225,7 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
 
     async def allowance(request: Request, what: str) -> None:
         """Count a sign-up or a password change against its address's one allowance."""
-        if not await _attempt(limiter, f"passwords:address:{client_address(request)}", per_address):
+        if not await attempt(limiter, f"passwords:address:{client_address(request)}", per_address):
             raise HTTPException(429, f"too many {what}s from this address; try again "
                                 "later", {"Retry-After": "600"})
 
@@ -248,7 +248,7 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
         (``--guests-per-address`` an hour)."""
         if account is not None:
             return await run_in_threadpool(judged, account)
-        if not await _attempt(limiter, f"guests:address:{client_address(request)}", guests):
+        if not await attempt(limiter, f"guests:address:{client_address(request)}", guests):
             raise HTTPException(429, "too many new guests from this address; sign in or try "
                                 "again later", {"Retry-After": "600"})
         try:
@@ -412,15 +412,15 @@ class Logins:
     async def check(self, name: str, address: str) -> None:
         """Refuse (429) an address that failed this name, or any names, too often."""
         for item, key in self._keys(name, address):
-            if not await _attempt(self.limiter, key, item, peek=True):
+            if not await attempt(self.limiter, key, item, peek=True):
                 raise HTTPException(429, "too many failed logins from this address; wait a "
                                     "few minutes", {"Retry-After": "60"})
 
     async def failed(self, name: str, address: str) -> None:
         """Count a failure; one to a name failed often from everywhere is answered late."""
         for item, key in self._keys(name, address):
-            await _attempt(self.limiter, key, item)
-        if not await _attempt(self.limiter, f"login:name:{name_key(name)}", self.name):
+            await attempt(self.limiter, key, item)
+        if not await attempt(self.limiter, f"login:name:{name_key(name)}", self.name):
             await asyncio.sleep(SLOW)
 
 
@@ -430,7 +430,7 @@ def client_address(connection: HTTPConnection) -> str:
     return connection.client.host if connection.client else "?"
 
 
-async def _attempt(limiter: MovingWindowRateLimiter, key: str, item: RateLimitItem,
+async def attempt(limiter: MovingWindowRateLimiter, key: str, item: RateLimitItem,
                    peek: bool = False) -> bool:
     """Whether one more attempt is allowed, counting it (``peek``: without counting);
     if the count cannot be read, yes (logged)."""

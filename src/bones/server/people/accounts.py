@@ -57,7 +57,7 @@ from bones.server.store.schema import (
 
 __all__ = ["GUEST_DAYS", "NAME", "SESSION_DAYS", "Account", "Accounts", "ApiToken", "Coded",
            "Refused", "Sanctioned", "WordInName", "WordInText", "check_name", "check_sanction",
-           "forget_guests"]
+           "forget_guests", "reset_link"]
 
 SESSION_DAYS = 30
 """A session lasts this long after it was last renewed (renewed halfway through)."""
@@ -358,11 +358,7 @@ class Accounts:
             row = session.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
             if row is None or row.password is None:
                 raise Refused(f"no signed-up account {name!r}")
-            session.execute(delete(ResetRow).where(ResetRow.account_id == row.id))
-            token = secrets.token_urlsafe(32)
-            session.add(ResetRow(token_hash=hash_token(token), account_id=row.id,
-                                 expires=now() + timedelta(hours=RESET_HOURS)))
-            return token
+            return reset_link(session, row.id, timedelta(hours=RESET_HOURS))
 
     def reset_password(self, token: str, new: str, where: Where | None = None
                        ) -> tuple[Account, str]:
@@ -473,6 +469,16 @@ class Accounts:
         """The token stops working at once (the next request with it is refused)."""
         if not revoke_tokens(self.engine, account.id, token_id):
             raise Refused(f"no token {token_id} of yours to revoke")
+
+
+def reset_link(session: Session, account: int, lasting: timedelta) -> str:
+    """A one-time token that sets a new password for ``account`` within ``lasting`` (an
+    earlier one stops working), made in the caller's transaction."""
+    session.execute(delete(ResetRow).where(ResetRow.account_id == account))
+    token = secrets.token_urlsafe(32)
+    session.add(ResetRow(token_hash=hash_token(token), account_id=account,
+                         expires=now() + lasting))
+    return token
 
 
 async def forget_guests(accounts: Accounts, every: float = 3600.0) -> None:

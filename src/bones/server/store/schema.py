@@ -22,6 +22,7 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    Text,
     TypeDecorator,
     UniqueConstraint,
     true,
@@ -320,6 +321,10 @@ class AccountRow(Base):
     suspended_until: Mapped[datetime | None] = mapped_column(default=None)
     banned_until: Mapped[datetime | None] = mapped_column(default=None)
     limited_until: Mapped[datetime | None] = mapped_column(default=None)
+    email: Mapped[str | None] = mapped_column(String(254), default=None, index=True)
+    """The address its player gave, in lower case (``mail.addresses``). Password mails
+    go to it only once ``email_confirmed``."""
+    email_confirmed: Mapped[datetime | None] = mapped_column(default=None)
     """A guest made from the browser or the address of a banned account: until then it
     may not chat (``muted_until`` too), make or join public tables, play now or sign up
     (``people.marks``)."""
@@ -510,6 +515,37 @@ class BackupRow(Base):
     at: Mapped[datetime] = mapped_column(default=now, index=True)
     file: Mapped[str] = mapped_column(String(500))
     bytes: Mapped[int] = mapped_column(BigInteger)
+
+
+class MailLinkRow(Base):
+    """A link a mail carries, kept as its token's hash: ``confirm`` an address, or
+    ``reset`` a password; used once, before ``expires``."""
+
+    __tablename__ = "mail_links"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    purpose: Mapped[str] = mapped_column(String(8))
+    email: Mapped[str] = mapped_column(String(254))
+    expires: Mapped[datetime] = mapped_column()
+
+
+class OutboxRow(Base):
+    """A mail to send (``mail.outbox``): kept until the mail server took it, tried again
+    later (``due``) while it is away, by whichever process claims it first."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("outbox_due", "sent", "due"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    to: Mapped[str] = mapped_column(String(254))
+    subject: Mapped[str] = mapped_column(String(200))
+    body: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(default=now)
+    due: Mapped[datetime] = mapped_column(default=now)
+    claimed: Mapped[datetime | None] = mapped_column(default=None)
+    """Until when a process sending it holds it (one that died lets it go then)."""
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    error: Mapped[str | None] = mapped_column(String(300), default=None)
+    sent: Mapped[datetime | None] = mapped_column(default=None)
 
 
 class MarkRow(Base):

@@ -77,6 +77,11 @@ class Settings:
     redis: str | None = None
     """Redis URL: the bots' jobs go on its queue, for this server's ``bot_workers`` and
     every ``bones worker`` to take (``fleet.py``)."""
+    smtp: str | None = None
+    """The SMTP server mail goes out through (``mail.smtp``): members may then give an
+    address and get a forgotten password back by mail. None: the site sends no mail."""
+    mail_from: str | None = None
+    """The From address of its mails (default ``bones@`` the site's host)."""
 
 
 class Unavailable(RuntimeError):

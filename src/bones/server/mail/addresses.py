@@ -1,0 +1,126 @@
+"""The addresses members give: one each, confirmed by a link mailed to it, and the way
+back into an account whose password was forgotten, by a link mailed to its confirmed
+address. Each mail is put in the outbox in the transaction that made its link.
+
+Asking for a new password answers the same whether or not an account has the address
+(the caller says so to everyone): nothing tells a stranger who plays here.
+
+>>> from bones.server.store.records import Store
+>>> from bones.server.people.accounts import Accounts
+>>> from bones.server.mail.outbox import Outbox
+>>> engine = Store("sqlite://").engine
+>>> ann, _ = Accounts(engine).sign_up("Ann", "correct horse")
+>>> addresses = Addresses(Outbox(engine), "https://bones.example")
+>>> addresses.give(ann.id, "Ann@Example.org", "en")
+>>> [mail.subject for mail in addresses.outbox.claim()]
+['bones: confirm your address']
+>>> addresses.forgot("ann@example.org", "en")  # not confirmed yet: nothing is sent
+False
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from datetime import timedelta
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from bones.server.mail.letters import letter
+from bones.server.mail.outbox import Outbox
+from bones.server.people.accounts import Refused, reset_link
+from bones.server.store.records import hash_token
+from bones.server.store.schema import AccountRow, MailLinkRow, now
+
+__all__ = ["ADDRESS", "CONFIRM", "RESET", "Addresses"]
+
+ADDRESS = r"^[^@\s<>\"',;]{1,64}@[^@\s<>\"',;]+\.[^@\s<>\"',;.]+$"
+"""An address as a mail server takes it (its server is asked no more than that)."""
+CONFIRM = timedelta(days=1)
+"""How long a confirming link works."""
+RESET = timedelta(hours=1)
+"""How long a mailed password link works (the operator's lasts a day)."""
+
+
+class Addresses:
+    """The members' mail addresses, over a store and its outbox; links to ``site``."""
+
+    def __init__(self, outbox: Outbox, site: str) -> None:
+        self.engine = outbox.engine
+        self.outbox = outbox
+        self.site = site.rstrip("/")
+
+    def give(self, account: int, email: str, lang: str) -> None:
+        """Set the member's address (not confirmed until its link is opened) and mail it
+        the link. A guest has none; an address confirmed by another account is refused."""
+        email = email.strip().lower()
+        if len(email) > 254 or not re.fullmatch(ADDRESS, email):
+            raise Refused("that is not a mail address")
+        with Session(self.engine) as session, session.begin():
+            row = session.get_one(AccountRow, account)
+            if row.password is None:
+                raise Refused("sign up before you give an address")
+            if self._owner(session, email, confirmed=True) not in (None, account):
+                raise Refused("another account has confirmed that address")
+            row.email, row.email_confirmed = email, None
+            session.execute(delete(MailLinkRow).where(MailLinkRow.account_id == account,
+                                                      MailLinkRow.purpose == "confirm"))
+            token = secrets.token_urlsafe(32)
+            session.add(MailLinkRow(token_hash=hash_token(token), account_id=account,
+                                    purpose="confirm", email=email, expires=now() + CONFIRM))
+            self.outbox.add(session, email, *letter(
+                "confirm", lang, f"{self.site}/confirm#{token}", row.name))
+        self.outbox.wake.set()
+
+    def confirm(self, token: str) -> str:
+        """Confirm the address a link was mailed to (once): answers it."""
+        with Session(self.engine) as session, session.begin():
+            link = session.get(MailLinkRow, hash_token(token))
+            if link is None or link.purpose != "confirm" or link.expires <= now():
+                raise Refused("this link has been used or has expired; ask for another")
+            row = session.get_one(AccountRow, link.account_id)
+            session.delete(link)
+            if row.email != link.email:
+                raise Refused("the account has another address now")
+            if self._owner(session, link.email, confirmed=True) not in (None, row.id):
+                raise Refused("another account has confirmed that address")
+            row.email_confirmed = now()
+            return link.email
+
+    def remove(self, account: int) -> None:
+        """Forget the member's address: no mail goes to it any more."""
+        with Session(self.engine) as session, session.begin():
+            row = session.get_one(AccountRow, account)
+            row.email, row.email_confirmed = None, None
+            session.execute(delete(MailLinkRow).where(MailLinkRow.account_id == account))
+
+    def forgot(self, email: str, lang: str) -> bool:
+        """Mail a one-time link that sets a new password to the account whose confirmed
+        address this is: whether one was mailed (never told to the asker)."""
+        with Session(self.engine) as session, session.begin():
+            account = self._owner(session, email.strip().lower(), confirmed=True)
+            if account is None:
+                return False
+            row = session.get_one(AccountRow, account)
+            if row.password is None or row.email is None:
+                return False
+            token = reset_link(session, account, RESET)
+            self.outbox.add(session, row.email, *letter(
+                "reset", lang, f"{self.site}/reset#{token}", row.name))
+        self.outbox.wake.set()
+        return True
+
+    def of(self, account: int) -> tuple[str | None, bool]:
+        """The member's address, and whether it is confirmed."""
+        with Session(self.engine) as session:
+            row = session.get_one(AccountRow, account)
+            return row.email, row.email_confirmed is not None
+
+    @staticmethod
+    def _owner(session: Session, email: str, confirmed: bool) -> int | None:
+        """The account whose address this is (kept in lower case), confirmed if asked."""
+        query = select(AccountRow.id).where(AccountRow.email == email)
+        if confirmed:
+            query = query.where(AccountRow.email_confirmed.is_not(None))
+        return session.scalar(query.limit(1))

@@ -1,0 +1,139 @@
+"""Email, optional and real: a site given an SMTP server (here aiosmtpd, in this process)
+mails a member a link to confirm their address and, asked by address, a one-time link
+that sets a new password; the links in the mails received are followed. The same asked
+for an unknown address answers the same and sends nothing; a mail server away delays a
+mail, never loses it; a site without one says so."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from collections.abc import Iterator
+from email import message_from_bytes
+from email.header import decode_header, make_header
+from email.message import Message
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from aiosmtpd.controller import Controller
+
+from bones.server.mail.outbox import BACKOFF
+from tests.server.live import Server, free_port, sqlite_url
+
+PASSWORD = "correct horse"
+
+
+class Inbox:
+    """Every mail the SMTP server took, in order."""
+
+    def __init__(self) -> None:
+        self.mails: list[Message] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+        self.mails.append(message_from_bytes(envelope.content))
+        return "250 OK"
+
+    def wait(self, count: int, timeout: float = 60) -> Message:
+        """The ``count``-th mail (from 1), once it came."""
+        deadline = time.monotonic() + timeout
+        while len(self.mails) < count:
+            assert time.monotonic() < deadline, f"mail {count} did not come"
+            time.sleep(0.1)
+        return self.mails[count - 1]
+
+
+def _subject(mail: Message) -> str:
+    return str(make_header(decode_header(mail["Subject"])))
+
+
+def _link(mail: Message, path: str) -> str:
+    body = mail.get_payload(decode=True)
+    assert isinstance(body, bytes)
+    found = re.search(rf"http://\S+/{path}#(\S+)", body.decode())
+    assert found, body
+    return found[1]
+
+
+@pytest.fixture
+def mailing(tmp_path: Path) -> Iterator[tuple[Server, Inbox, Controller]]:
+    """A site with an SMTP server, the mails it took, and the server (to stop)."""
+    inbox = Inbox()
+    relay = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    relay.start()
+    port = free_port()
+    site = Server(sqlite_url(tmp_path / "mail.db"), port=port, extra=[
+        f"--smtp=smtp://127.0.0.1:{relay.port}?tls=none", f"--origin=http://127.0.0.1:{port}",
+        "--mail-from=bones@bones.test"]).start()
+    yield site, inbox, relay
+    site.stop()
+    with contextlib.suppress(RuntimeError, AssertionError):  # stopped by the test
+        relay.stop()
+
+
+def test_a_forgotten_password_comes_back_by_mail(
+        mailing: tuple[Server, Inbox, Controller]) -> None:
+    site, inbox, _ = mailing
+    assert httpx.get(f"{site.url}/api/mail").json() == {"enabled": True}
+    ann = site.account("Ann")
+    other_device = site.account("Ann")
+    given = ann.put("/api/me/email", json={"email": "Ann@Example.org", "lang": "de"})
+    assert given.status_code == 202 and given.json() == {"email": "ann@example.org",
+                                                         "confirmed": False}
+    confirming = inbox.wait(1)
+    assert confirming["To"] == "ann@example.org" and confirming["From"] == "bones@bones.test"
+    assert _subject(confirming) == "bones: bestätige deine Adresse"
+    stranger = httpx.Client(base_url=site.url)
+    assert stranger.post("/api/password/forgot", json={  # not confirmed yet: nothing
+        "email": "ann@example.org"}).status_code == 202
+    token = _link(confirming, "confirm")
+    assert stranger.post("/api/email/confirm", json={"token": token}).json() == {
+        "email": "ann@example.org", "confirmed": True}
+    assert stranger.post("/api/email/confirm", json={"token": token}).status_code == 404
+    assert ann.get("/api/me/email").json() == {"email": "ann@example.org", "confirmed": True}
+
+    unknown = stranger.post("/api/password/forgot", json={"email": "bob@example.org"})
+    asked = stranger.post("/api/password/forgot", json={"email": "ANN@example.org "})
+    assert (unknown.status_code, unknown.content) == (asked.status_code, asked.content)
+    assert asked.status_code == 202
+    resetting = inbox.wait(2)
+    assert resetting["To"] == "ann@example.org" and _subject(resetting) == "bones: a new password"
+    time.sleep(1)
+    assert len(inbox.mails) == 2  # none to the unknown address, none before confirming
+    reset = stranger.post("/api/password/reset", json={"token": _link(resetting, "reset"),
+                                                        "new": "battery staple"})
+    assert reset.status_code == 200 and reset.json()["name"] == "Ann"
+    assert ann.get("/api/me").status_code == 401  # every other session signed out
+    assert other_device.get("/api/me").status_code == 401
+    assert site.account("Ann", "battery staple").get("/api/me").json()["name"] == "Ann"
+
+
+def test_a_mail_server_away_delays_a_mail_and_loses_none(
+        mailing: tuple[Server, Inbox, Controller]) -> None:
+    site, inbox, relay = mailing
+    bo = site.account("Bo")
+    relay.stop()
+    assert bo.put("/api/me/email", json={"email": "bo@example.org"}).status_code == 202
+    time.sleep(2)  # tried, refused: kept for later
+    back = Controller(inbox, hostname="127.0.0.1", port=relay.port)
+    back.start()
+    try:
+        mail = inbox.wait(1, timeout=BACKOFF[0] + 60)
+    finally:
+        back.stop()
+    assert mail["To"] == "bo@example.org" and _subject(mail) == "bones: confirm your address"
+
+
+def test_a_site_without_mail_says_so(server: Server) -> None:
+    assert httpx.get(f"{server.url}/api/mail").json() == {"enabled": False}
+    asked = httpx.post(f"{server.url}/api/password/forgot", json={"email": "ann@example.org"})
+    assert asked.status_code == 503 and "operator" in asked.json()["detail"]
+
+
+def test_a_site_with_mail_needs_its_origin(tmp_path: Path) -> None:
+    """A mail's link goes to the configured origin, never to the Host a request gave."""
+    site = Server(sqlite_url(tmp_path / "no.db"), extra=["--smtp=smtp://127.0.0.1:25"])
+    with pytest.raises(RuntimeError, match="exited"):
+        site.start()
