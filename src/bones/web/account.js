@@ -3,7 +3,7 @@
 // the devices signed in, personal API tokens).
 
 import { fill, h } from "./dom.js";
-import { moment, refusal, t } from "./i18n.js";
+import { lang, moment, refusal, t } from "./i18n.js";
 import { blockedList, mySanctionsAndReports } from "./moderation.js";
 import { api } from "./net.js";
 
@@ -172,7 +172,8 @@ export async function accountScreen(root, changed) {
     root.replaceChildren(h("section", { class: "account" }, title,
       h("p", {}, t("guestNote")),
       credentials("signup", t("signUp"), "/api/signup", done, "new-password"),
-      credentials("login", t("logIn"), "/api/login", done, "current-password")));
+      credentials("login", t("logIn"), "/api/login", done, "current-password"),
+      await forgotForm()));
     return;
   }
   const full = await api("/api/me");  // with what moderators decided
@@ -184,13 +185,87 @@ export async function accountScreen(root, changed) {
     await mySanctionsAndReports(full),
     await blockedList(),
     passwordForm(),
+    await addressSection(),
     await devicesSection(),
     await tokensSection(),
     ownData(account, done)));
 }
 
-// The page of a one-time link the operator gave (`/reset#TOKEN`): a new password, and
-// the player is signed in with it; `done()` once they are.
+// A forgotten password: by mail when the site sends any (the same answer whether or not
+// an account has the address), else the words to ask the site's operator.
+async function forgotForm() {
+  const { enabled } = await api("/api/mail").catch(() => ({ enabled: false }));
+  if (!enabled) return h("p", { class: "account-form", id: "forgot-operator" }, t("mail.askOperator"));
+  const form = h("form", { id: "forgot", class: "account-form" },
+    h("h2", {}, t("mail.forgot")),
+    h("label", { class: "name" }, t("mail.address"),
+      h("input", { name: "email", type: "email", required: true, maxlength: 254, autocomplete: "email" })),
+    h("p", { class: "form-error", role: "status" }),
+    h("button", { type: "submit" }, t("mail.send")));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const said = form.querySelector(".form-error");
+    try {
+      await api("/api/password/forgot", { email: form.elements.email.value.trim(), lang: lang() });
+      said.textContent = t("mail.forgotSent");
+    } catch (error) {
+      said.textContent = refusal(error);
+    }
+  });
+  return form;
+}
+
+// My mail address, to get a forgotten password back: given, confirmed by its link, or
+// removed; nothing when the site sends no mail.
+async function addressSection() {
+  const { enabled } = await api("/api/mail").catch(() => ({ enabled: false }));
+  if (!enabled) return null;
+  const section = h("section", { id: "address", class: "account-form" });
+  const render = async (said = "") => {
+    const { email, confirmed } = await api("/api/me/email");
+    const form = h("form", {},
+      h("label", { class: "name" }, t("mail.address"),
+        h("input", { name: "email", type: "email", required: true, maxlength: 254, autocomplete: "email",
+                     value: email || "" })),
+      h("button", { type: "submit" }, email ? t("mail.change") : t("mail.give")));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        await api("/api/me/email", { email: form.elements.email.value.trim(), lang: lang() }, "PUT");
+        render(t("mail.sentTo"));
+      } catch (error) {
+        render(refusal(error, { 409: "mail.refused" }));
+      }
+    });
+    fill(section, h("h2", {}, t("mail.title")), h("p", {}, t("mail.note")),
+      email ? h("p", { id: "address-state" }, email, " ",
+        h("small", { class: "badge" }, confirmed ? t("mail.confirmed") : t("mail.unconfirmed"))) : null,
+      form,
+      email ? h("button", { type: "button", id: "address-remove", onclick: async () => {
+        await api("/api/me/email", undefined, "DELETE");
+        render();
+      } }, t("mail.remove")) : null,
+      h("p", { class: "form-error", role: "status" }, said));
+  };
+  await render();
+  return section;
+}
+
+// The page of a confirming link mailed to an address (`/confirm#TOKEN`).
+export async function confirmScreen(root) {
+  const said = h("p", { id: "confirmed", role: "status" });
+  root.replaceChildren(h("section", { class: "account" }, h("h2", {}, t("mail.title")), said));
+  try {
+    const { email } = await api("/api/email/confirm", { token: location.hash.slice(1) });
+    said.textContent = t("mail.confirmedNow", { email });
+  } catch (error) {
+    said.textContent = refusal(error, { 404: "reset.gone" });
+  }
+  history.replaceState({}, "", "/confirm");
+}
+
+// The page of a one-time link the operator gave or a mail carried (`/reset#TOKEN`): a
+// new password, and the player is signed in with it; `done()` once they are.
 export function resetScreen(root, done) {
   const token = location.hash.slice(1);
   const form = h("form", { id: "reset", class: "account-form" },

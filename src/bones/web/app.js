@@ -1,6 +1,6 @@
 // bones in the browser: the header, the router, and the screens behind it.
 
-import { accountScreen, me, resetScreen, signIn } from "./account.js";
+import { accountScreen, confirmScreen, me, resetScreen, signIn } from "./account.js";
 import { challengeScreen, listen } from "./challenges.js";
 import { fill, h } from "./dom.js";
 import { newGame, joinScreen } from "./home.js";
@@ -62,6 +62,7 @@ async function route() {
   const challenge = location.pathname.match(/^\/challenge\/([\w-]+)$/);
   if (challenge) return challengeScreen(root, challenge[1], go);
   if (location.pathname === "/reset") return resetScreen(root, () => { header(); go("/"); });
+  if (location.pathname === "/confirm") return confirmScreen(root);
   const pair = location.pathname.match(/^\/pair\/([\w-]+)$/);
   if (location.pathname === "/play" || pair) {
     screen = new PlayScreen(root, variants, go, pair?.[1]);
