@@ -12,6 +12,14 @@ let current = null;
 // The signed-in account: { name, guest, bot, roles }.
 export const me = () => current;
 
+// My games in progress on any device (GET /api/me/games): asked once for the top bar and
+// the home page drawn together, again after two seconds.
+let gamesAsked = { at: 0, answer: null };
+export function myGames() {
+  if (Date.now() - gamesAsked.at > 2000) gamesAsked = { at: Date.now(), answer: api("/api/me/games") };
+  return gamesAsked.answer;
+}
+
 // Signed in as before, or a new guest (the server sets the session cookie): one
 // request that answers either way, so a first visit logs no refused "who am I".
 export async function signIn() {

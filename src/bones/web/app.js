@@ -1,8 +1,8 @@
 // bones in the browser: the header, the router, and the screens behind it.
 
-import { accountScreen, confirmScreen, me, resetScreen, signIn } from "./account.js";
+import { accountScreen, confirmScreen, me, myGames, resetScreen, signIn } from "./account.js";
 import { challengeScreen, listen } from "./challenges.js";
-import { fill, h } from "./dom.js";
+import { fill, h, pageLink } from "./dom.js";
 import { newGame, joinScreen } from "./home.js";
 import { LANGUAGES, lang, refusal, setLang, t } from "./i18n.js";
 import { sounds } from "./feel.js";
@@ -149,7 +149,7 @@ function icon(path) {
 
 // A link of the top bar that opens its screen in place.
 function navLink(path, id, words) {
-  return h("a", { href: path, id, class: "nav-link", onclick: (e) => { e.preventDefault(); go(path); } }, words);
+  return pageLink(path, words, go, { id, class: "nav-link" });
 }
 
 // The top bar is one row at every width and in every language: the brand, Play now and,
@@ -190,7 +190,7 @@ function header() {
       : null,
     select);
   if (me()) {  // the games in progress, from any device: a way back to them from every page
-    api("/api/me/games").then((games) => {
+    myGames().then((games) => {
       if (games.length && !menu.querySelector("#games-now-link")) {
         menu.prepend(navLink("/", "games-now-link", t("gamesNowShort", { n: games.length })));
       }
@@ -198,8 +198,7 @@ function header() {
   }
   top.classList.remove("open");
   fill(top,
-    h("a", { href: "/", class: "brand", onclick: (e) => { e.preventDefault(); go("/"); } },
-      h("span", { class: "logo", "aria-hidden": "true" }, "⚄"), "bones"),
+    pageLink("/", [h("span", { class: "logo", "aria-hidden": "true" }, "⚄"), "bones"], go, { class: "brand" }),
     h("span", { class: "tagline" }, t("tagline")),
     navLink("/play", "play-now-link", t("playNow")),
     h("button", { type: "button", id: "menu-button", class: "icon", "aria-expanded": "false",

@@ -13,6 +13,12 @@ export function h(tag, attrs = {}, ...children) {
   return fill(node, ...children);
 }
 
+// A link to a page of the app: opened in place by `go(path)` (a new tab still opens it
+// whole, as any link).
+export function pageLink(path, words, go, attrs = {}) {
+  return h("a", { href: path, ...attrs, onclick: (e) => { e.preventDefault(); go(path); } }, words);
+}
+
 // The node's children replaced by `children` (arrays, however nested, spread),
 // skipping those that are null, undefined or false as h() does: the DOM's own
 // replaceChildren would print "null".

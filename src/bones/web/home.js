@@ -1,7 +1,7 @@
 // The new-game screen and the invite screen.
 
-import { me } from "./account.js";
-import { fill, h, radioPill } from "./dom.js";
+import { me, myGames } from "./account.js";
+import { fill, h, pageLink, radioPill } from "./dom.js";
 import { clockText, moment, refusal, t } from "./i18n.js";
 import { sanctionLine } from "./moderation.js";
 import { api, seats } from "./net.js";
@@ -15,8 +15,7 @@ function playingAs(go) {
   const account = me();
   if (!account) return null;
   return h("p", { class: "playing-as" }, t("playingAs", { name: account.name }), " ",
-    account.guest ? [h("a", { href: "/account", id: "sign-up-link",
-                              onclick: (e) => { e.preventDefault(); go("/account"); } }, t("signUp")),
+    account.guest ? [pageLink("/account", t("signUp"), go, { id: "sign-up-link" }),
       " ", h("small", { id: "keep-games" }, t("keepGames"))] : null);
 }
 
@@ -124,15 +123,15 @@ function seatWord(seat) {
 function gamesNow(go) {
   const section = h("section", { class: "games-now", id: "games-now", hidden: true });
   if (!me()) return section;
-  api("/api/me/games").then((games) => {
+  myGames().then((games) => {
     if (!games.length) return;
     fill(section, h("h2", {}, t("gamesNow")), h("ul", {}, games.map((game) => {
       const others = game.seats.filter((s) => s.seat !== game.yours).map(seatWord);
       const state = game.status === "waiting" ? t("waiting") : game.turn === game.yours ? t("yourTurn")
         : game.turn === null ? "" : t("turnOf", { name: seatWord(game.seats[game.turn]) });
       return h("li", { class: game.turn === game.yours ? "turn" : "" },
-        h("a", { href: `/t/${game.id}`, onclick: (e) => { e.preventDefault(); go(`/t/${game.id}`); } },
-          t(`variant.${game.variant}`), " · ", others.join(", ")), " ", h("small", {}, state));
+        pageLink(`/t/${game.id}`, [t(`variant.${game.variant}`), " · ", others.join(", ")], go),
+        " ", h("small", {}, state));
     })));
     section.hidden = false;
   }).catch(() => {});  // signed out meanwhile: nothing to show

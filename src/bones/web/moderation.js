@@ -4,7 +4,7 @@
 // sanctions, the reports about them and the audit of them), acts on them, and reads the
 // audit log. Everything players wrote is shown as text.
 
-import { fill, h, modal } from "./dom.js";
+import { fill, h, modal, pageLink } from "./dom.js";
 import { moment, playerName, refusal, t } from "./i18n.js";
 import { api } from "./net.js";
 
@@ -223,8 +223,7 @@ async function showPlayer(section, name, go, reload) {
       } }, t("mod.delete"))))),
     h("h3", {}, t("mod.games")),
     h("ul", { class: "game-list" }, d.games.map((g) => h("li", {},
-      h("a", { href: `/replay/${g.table}`, onclick: (e) => { e.preventDefault(); go(`/replay/${g.table}`); } },
-        `${moment(g.finished)} · ${t(`variant.${g.variant}`)} · ${g.names.filter(Boolean).map(playerName).join(", ")}`)))),
+      pageLink(`/replay/${g.table}`, `${moment(g.finished)} · ${t(`variant.${g.variant}`)} · ${g.names.filter(Boolean).map(playerName).join(", ")}`, go)))),
     h("h3", {}, t("mod.devices")),
     d.devices.length ? h("ul", { class: "device-list", id: "mod-devices" }, d.devices.map((s) => h("li", {},
       h("span", { class: "browser" }, [s.label, s.browser].filter(Boolean).join(" · ") || t("unknownBrowser")), " ",

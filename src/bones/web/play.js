@@ -3,7 +3,7 @@
 // friend as their partner, who joins by a link.
 
 import { me } from "./account.js";
-import { h, linkField, radioPill } from "./dom.js";
+import { h, linkField, pageLink, radioPill } from "./dom.js";
 import { refusal, t } from "./i18n.js";
 import { api, Connection, seats } from "./net.js";
 
@@ -12,8 +12,8 @@ const KEPT = "bones.seek";
 
 // The call to play now, on the new-game screen and in the lobby (`more` follows it).
 export function playNowLink(go, id, ...more) {
-  return h("p", { class: "play-now-call" }, h("a", { href: "/play", class: "button primary", id,
-    onclick: (e) => { e.preventDefault(); go("/play"); } }, t("playNowTitle")), ...more);
+  return h("p", { class: "play-now-call" },
+    pageLink("/play", t("playNowTitle"), go, { class: "button primary", id }), ...more);
 }
 
 export class PlayScreen {

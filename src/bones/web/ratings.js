@@ -1,7 +1,7 @@
 // Ratings on show: a player's ratings and their history (a line per game and player
 // count), and the leaderboard of a game.
 
-import { chart, h } from "./dom.js";
+import { chart, h, pageLink } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
 
@@ -68,9 +68,8 @@ export async function leaderboardScreen(root, go, choice = { variant: "draw", pl
         h("th", {}, t("colGames")))),
       h("tbody", {}, rows.map((r, i) => h("tr", {},
         h("td", {}, String(i + 1)),
-        h("td", {}, h("a", { href: `/stats/${encodeURIComponent(r.name)}`, onclick: (e) => {
-          e.preventDefault(); go(`/stats/${encodeURIComponent(r.name)}`);
-        } }, r.name), r.bot ? h("small", { class: "badge" }, t("botAccount")) : null),
+        h("td", {}, pageLink(`/stats/${encodeURIComponent(r.name)}`, r.name, go),
+          r.bot ? h("small", { class: "badge" }, t("botAccount")) : null),
         h("td", {}, shown(r)), h("td", {}, String(r.games))))))
       : h("p", {}, t("noRatings")),
     h("p", { class: "aside", id: "leaders-who" }, t("leadersWho"))));

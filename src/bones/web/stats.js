@@ -1,7 +1,7 @@
 // A display name's statistics (a table and a chart) and its finished games.
 
 import { me } from "./account.js";
-import { chart, h } from "./dom.js";
+import { chart, h, pageLink } from "./dom.js";
 import { figure, moment, playerName, t } from "./i18n.js";
 import { api } from "./net.js";
 import { challengeDialog } from "./challenges.js";
@@ -58,8 +58,7 @@ export async function statsScreen(root, name, go, openUpload) {
   root.replaceChildren(h("section", { class: "stats", id: "stats" },
     h("h1", {}, t("statsFor", { name }), profile?.bot ? h("small", { class: "badge" }, t("botAccount")) : null),
     profile?.playing.length ? h("p", { class: "playing-now", id: "playing-now" }, t("profilePlaying"), " ",
-      profile.playing.map((table) => h("a", { href: `/t/${table}`, class: "button",
-        onclick: (e) => { e.preventDefault(); go(`/t/${table}`); } }, t("watch")))) : null,
+      profile.playing.map((table) => pageLink(`/t/${table}`, t("watch"), go, { class: "button" }))) : null,
     profile && me() && me().name.toLowerCase() !== name.toLowerCase()  // others report, block
       ? h("div", { class: "actions-row" },
         await relationButton("/api/follows", name, ["follow.follow", "follow.unfollow"], "follow-player"),
@@ -71,7 +70,7 @@ export async function statsScreen(root, name, go, openUpload) {
     stats.total.games ? [statsTable(stats), winRates(stats)] : h("p", {}, t("noGames")),
     tournaments.length ? [h("h2", {}, t("tournaments")), h("ul", { class: "game-list", id: "player-tournaments" },
       tournaments.map((x) => h("li", {}, `${moment(x.starts)} · `,
-        h("a", { href: `/tournament/${x.id}`, onclick: (e) => { e.preventDefault(); go(`/tournament/${x.id}`); } }, x.name),
+        pageLink(`/tournament/${x.id}`, x.name, go),
         ` · ${t(`tournament.${x.state}`)}`)))] : null,
     h("h2", {}, t("pastGames")),
     h("ul", { class: "game-list" }, games.map((g) => h("li", {},
@@ -79,7 +78,6 @@ export async function statsScreen(root, name, go, openUpload) {
       h("span", {}, g.names.map(playerName).join(", ")),
       h("b", {}, ` ${g.scores.join(" : ")}`),
       " ",
-      h("a", { href: `/replay/${g.id}`, class: "replay-link", onclick: (e) => { e.preventDefault(); go(`/replay/${g.id}`); } },
-        t("replay"))))),
+      pageLink(`/replay/${g.id}`, t("replay"), go, { class: "replay-link" })))),
     h("label", { class: "upload" }, t("openRecord"), upload)));
 }

@@ -10,7 +10,7 @@
 import { me } from "./account.js";
 import { toTournamentGame } from "./challenges.js";
 import { ChatBox } from "./chat.js";
-import { fill, h, radioPill } from "./dom.js";
+import { fill, h, pageLink, radioPill } from "./dom.js";
 import { gameWords, moment, refusal, t } from "./i18n.js";
 import { api, Connection } from "./net.js";
 
@@ -23,10 +23,6 @@ const ROUNDS = [3, 4, 5, 7];
 const BOARDS = [1, 2, 4];
 const PAGE = 100;  // rows of standings a page (the server's too)
 const ASK = 10_000;  // ms between two asks for the player's game, should its push be lost
-
-function link(path, words, go, attrs = {}) {
-  return h("a", { href: path, ...attrs, onclick: (e) => { e.preventDefault(); go(path); } }, words);
-}
 
 function about(info) {
   return [t(`tournament.kind.${info.kind}`), gameWords(info.table),
@@ -50,7 +46,7 @@ export async function tournamentsScreen(root, go) {
   const section = (state, list) => [h("h2", {}, t(`tournament.${state}`)),
     list.length ? h("ul", { class: "lobby-list", id: `tournaments-${state}` }, list.map((info) =>
       h("li", { class: "lobby-table" },
-        link(`/tournament/${info.id}`, info.name, go, { class: "tournament-name" }),
+        pageLink(`/tournament/${info.id}`, info.name, go, { class: "tournament-name" }),
         h("div", { class: "rules-line" }, about(info)),
         h("div", { class: "seats-line" }, `${moment(info.starts)} · ${t("tournament.entrantsN", { n: info.entrants.length })}`))))
       : h("p", {}, t("tournament.none"))];
@@ -232,7 +228,7 @@ export class TournamentScreen {
       drawn.length ? [h("h2", {}, t("tournament.pairings")), rounds(drawn, this.go)] : null,
       this.games?.length ? [h("h2", {}, t("tournament.gamesPlayed")), played(this.games, this.go)] : null,
       info.kind === "duplicate" && drawn.length ? h("p", {},
-        link(`/tournament/${info.id}/boards`, t("tournament.boardsLink"), this.go, { id: "boards-link" })) : null,
+        pageLink(`/tournament/${info.id}/boards`, t("tournament.boardsLink"), this.go, { id: "boards-link" })) : null,
       info.kind === "duplicate" && info.state === "finished" ? h("p", {}, h("a", {
         href: `/api/tournaments/${info.id}/record`, download: `tournament-${info.id}.json` }, t("tournament.document"))) : null));
   }
@@ -279,7 +275,7 @@ function podium(board) {
 // An arena's games, the latest first, each with its replay.
 function played(games, go) {
   return h("ul", { class: "rounds", id: "tournament-games" }, games.map((g) =>
-    h("li", {}, link(`/replay/${g.id}`, `${g.names.join(", ")} · ${g.scores.join(" : ")}`, go))));
+    h("li", {}, pageLink(`/replay/${g.id}`, `${g.names.join(", ")} · ${g.scores.join(" : ")}`, go))));
 }
 
 // ½ for half points, as chess writes them.
@@ -294,7 +290,7 @@ function rounds(drawn, go) {
       h("ul", {}, r.tables.map((table) => h("li", {},
         `${table.sides[0]} – ${table.sides[1]}`,
         table.points ? ` ${points(table.points[0])} : ${points(table.points[1])}` : ` · ${t("tournament.playing")}`,
-        table.tables.map((id, n) => [" ", link(`/replay/${id}`, table.tables.length > 1 ? t("tournament.boardN", { n: n + 1 }) : t("tournament.replay"), go)]))),
+        table.tables.map((id, n) => [" ", pageLink(`/replay/${id}`, table.tables.length > 1 ? t("tournament.boardN", { n: n + 1 }) : t("tournament.replay"), go)]))),
       r.bye ? h("li", {}, t("tournament.bye", { name: r.bye })) : null))));
 }
 
@@ -309,7 +305,7 @@ export async function boardsScreen(root, id, go) {
   }
   fill(root, h("section", { class: "lobby", id: "boards" },
     h("h1", {}, info.name),
-    h("p", {}, link(`/tournament/${id}`, t("tournament.back"), go)),
+    h("p", {}, pageLink(`/tournament/${id}`, t("tournament.back"), go)),
     h("p", {}, t("tournament.boardsAbout")),
     boards.length ? boards.map((b) => [
       h("h2", {}, `${t("tournament.roundN", { n: b.round })} · ${t("tournament.boardN", { n: b.board })}`),
@@ -317,7 +313,7 @@ export async function boardsScreen(root, id, go) {
         h("thead", {}, h("tr", {}, h("th", {}, t("tournament.hands")),
           h("th", {}, t("tournament.result")), h("th", { title: t("tournament.matchpoints") }, t("tournament.mp")))),
         h("tbody", {}, b.results.map((r) => h("tr", {},
-          h("td", {}, link(`/replay/${r.table}`, `${r.sides[0]} – ${r.sides[1]}`, go, { title: t("tournament.replay") })),
+          h("td", {}, pageLink(`/replay/${r.table}`, `${r.sides[0]} – ${r.sides[1]}`, go, { title: t("tournament.replay") })),
           h("td", {}, r.result > 0 ? `+${r.result}` : String(r.result)),
           h("td", {}, `${r.matchpoints[0]} : ${r.matchpoints[1]}`)))))])
       : h("p", {}, t("tournament.noBoards"))));
