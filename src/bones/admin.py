@@ -24,6 +24,7 @@ process list. Every action is written to the audit log as done by ``operator``.
     bones admin bans
     bones admin rename Offensive1 --reason "the name insults"
     bones admin close anna --reason "asked by mail"
+    bones admin invite --count 5 --days 7
 """
 
 from __future__ import annotations
@@ -114,6 +115,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     reset.add_argument("--site", default=None,
                        help="the site's address, as players open it (default: the first "
                        "origin of the configuration, BONES_ORIGIN or [serve] origin)")
+    invite = actions.add_parser("invite", help="print links that each sign up one account "
+                                "(while sign-ups are by invitation: --signups invite)")
+    invite.add_argument("--count", type=int, default=1)
+    invite.add_argument("--days", type=float, default=14.0, help="how long each works")
+    invite.add_argument("--site", default=None, help="the site's address (default: the "
+                        "first origin of the configuration)")
     sessions = actions.add_parser("sessions", help="an account's sessions and API tokens, "
                                   "where and when each was last seen")
     sessions.add_argument("name")
@@ -146,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
 def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
     from bones.server.people.devices import devices
     from bones.server.people.directory import held, search
+    from bones.server.people.invites import invite as make_invite
     from bones.server.people.moderation import OPERATOR
     from bones.server.people.own import Own
 
@@ -197,6 +205,11 @@ def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
         token = accounts.reset_token(args.name)
         moderation.note(OPERATOR, args.name, "reset", "a one-time password link")
         print(f"{site.rstrip('/')}/reset#{token}")
+    elif action == "invite":
+        site = (args.site or site_origin()).rstrip("/")
+        for _ in range(args.count):
+            print(f"{site}/account#invite={make_invite(accounts.engine, args.days)}")
+        moderation.note(OPERATOR, None, "invite", f"{args.count} for {args.days:g} days")
     elif action == "sessions":
         _print(["kind", "id", "browser / label", "address", "made", "last seen"],
                [(d.kind, d.id, " ".join(filter(None, (d.label, d.browser))), d.address or "",

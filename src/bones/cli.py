@@ -127,6 +127,9 @@ def parsers() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     serve.add_argument("--words", default=None, metavar="FILE",
                        help="a TOML file of words refused in names and chat, by language "
                        "(read again whenever it changes)")
+    serve.add_argument("--signups", choices=("open", "invite", "closed"), default="open",
+                       help="who may sign up: anyone, whoever has an invitation (bones admin "
+                       "invite), or nobody; guests play either way")
     serve.add_argument("--smtp", default=None, metavar="URL",
                        help="send mail through this server (smtps://user:password@host or "
                        "smtp://... for STARTTLS; ?tls=none for a local relay): members may "
@@ -284,7 +287,7 @@ def serve(args: argparse.Namespace) -> int:
                            if getattr(args, name) is not None},
                         burst=max(Settings.burst, int(args.rate * 3)),
                         origins=tuple(args.origin), redis=args.redis, words=args.words,
-                        smtp=args.smtp, mail_from=args.mail_from,
+                        smtp=args.smtp, mail_from=args.mail_from, signups=args.signups,
                         metrics_from=tuple(args.metrics_from.split(",")) if args.metrics_from
                         else Settings.metrics_from)
     setup_log(args.log_format)

@@ -76,7 +76,7 @@ def mailing(tmp_path: Path) -> Iterator[tuple[Server, Inbox, Controller]]:
 def test_a_forgotten_password_comes_back_by_mail(
         mailing: tuple[Server, Inbox, Controller]) -> None:
     site, inbox, _ = mailing
-    assert httpx.get(f"{site.url}/api/mail").json() == {"enabled": True}
+    assert httpx.get(f"{site.url}/api/site").json() == {"signups": "open", "mail": True}
     ann = site.account("Ann")
     other_device = site.account("Ann")
     given = ann.put("/api/me/email", json={"email": "Ann@Example.org", "lang": "de"})
@@ -127,7 +127,7 @@ def test_a_mail_server_away_delays_a_mail_and_loses_none(
 
 
 def test_a_site_without_mail_says_so(server: Server) -> None:
-    assert httpx.get(f"{server.url}/api/mail").json() == {"enabled": False}
+    assert httpx.get(f"{server.url}/api/site").json()["mail"] is False
     asked = httpx.post(f"{server.url}/api/password/forgot", json={"email": "ann@example.org"})
     assert asked.status_code == 503 and "operator" in asked.json()["detail"]
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -227,3 +229,28 @@ def test_a_member_signs_out_a_device_and_its_page_is_told(web: Server, browser: 
     finally:
         laptop_context.close()
         phone_context.close()
+
+
+def test_sign_ups_by_invitation_in_the_browser(browser: Browser, tmp_path: Path) -> None:
+    """While sign-ups are by invitation, the account page says so and offers only the
+    login; the invitation's link opens the sign-up form, which takes it."""
+    site = Server(sqlite_url(tmp_path / "invite.db"), extra=["--signups=invite"]).start()
+    context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    try:
+        page = context.new_page()
+        page.goto(f"{site.url}/account")
+        note = page.locator("#signups-note")
+        note.wait_for()
+        assert "by invitation" in note.inner_text() and page.locator("#signup").count() == 0
+        assert page.locator("#login").count() == 1
+        link = subprocess.run([sys.executable, "-m", "bones", "admin", "--db", site.db, "invite",
+                               "--site", site.url], capture_output=True, text=True, check=True,
+                              timeout=60).stdout.strip()
+        page.goto(link)
+        page.reload()  # a new fragment alone does not load the page again
+        _account_form(page, "signup", "Invited", PASSWORD)
+        page.wait_for_function("() => document.querySelector('#account-link')?.textContent"
+                               " === 'Invited'")
+    finally:
+        context.close()
+        site.stop()

@@ -27,6 +27,13 @@ export async function signIn() {
   return current;
 }
 
+// The site's choices (GET /api/site): who may sign up, whether it sends mail.
+let siteAsked = null;
+const site = () => (siteAsked ||= api("/api/site").catch(() => ({ signups: "open", mail: false })));
+
+// An invitation to sign up, from its link (`/account#invite=TOKEN`).
+const invitation = () => new URLSearchParams(location.hash.slice(1)).get("invite");
+
 function credentials(id, title, path, onDone, autocomplete) {
   const form = h("form", { id, class: "account-form" },
     h("h2", {}, title),
@@ -41,7 +48,9 @@ function credentials(id, title, path, onDone, autocomplete) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      await api(path, { name: form.elements.name.value.trim(), password: form.elements.password.value });
+      const invite = id === "signup" ? invitation() : null;
+      await api(path, { name: form.elements.name.value.trim(), password: form.elements.password.value,
+                        ...(invite ? { invite } : {}) });
       await onDone();
     } catch (error) {
       form.querySelector(".form-error").textContent = refusal(error,
@@ -179,7 +188,7 @@ export async function accountScreen(root, changed) {
   if (account.guest) {
     root.replaceChildren(h("section", { class: "account" }, title,
       h("p", {}, t("guestNote")),
-      credentials("signup", t("signUp"), "/api/signup", done, "new-password"),
+      await signUpForm(done),
       credentials("login", t("logIn"), "/api/login", done, "current-password"),
       await forgotForm()));
     return;
@@ -199,11 +208,21 @@ export async function accountScreen(root, changed) {
     ownData(account, done)));
 }
 
+// Sign up: open to all, by an invitation's link, or closed (guests play either way).
+async function signUpForm(done) {
+  const { signups } = await site();
+  if (signups === "open" || (signups === "invite" && invitation())) {
+    return credentials("signup", t("signUp"), "/api/signup", done, "new-password");
+  }
+  return h("p", { class: "account-form", id: "signups-note" },
+    t(signups === "closed" ? "signups.closed" : "signups.invite"));
+}
+
 // A forgotten password: by mail when the site sends any (the same answer whether or not
 // an account has the address), else the words to ask the site's operator.
 async function forgotForm() {
-  const { enabled } = await api("/api/mail").catch(() => ({ enabled: false }));
-  if (!enabled) return h("p", { class: "account-form", id: "forgot-operator" }, t("mail.askOperator"));
+  const { mail } = await site();
+  if (!mail) return h("p", { class: "account-form", id: "forgot-operator" }, t("mail.askOperator"));
   const form = h("form", { id: "forgot", class: "account-form" },
     h("h2", {}, t("mail.forgot")),
     h("label", { class: "name" }, t("mail.address"),
@@ -226,8 +245,8 @@ async function forgotForm() {
 // My mail address, to get a forgotten password back: given, confirmed by its link, or
 // removed; nothing when the site sends no mail.
 async function addressSection() {
-  const { enabled } = await api("/api/mail").catch(() => ({ enabled: false }));
-  if (!enabled) return null;
+  const { mail } = await site();
+  if (!mail) return null;
   const section = h("section", { id: "address", class: "account-form" });
   const render = async (said = "") => {
     const { email, confirmed } = await api("/api/me/email");

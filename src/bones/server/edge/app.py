@@ -92,7 +92,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
                     recurring)
     showing = Showing(runner.book, runner.games, hub.metrics.page.observe)
     watching = Watching(showing, hub.chat, hub.blocks, hub.allowance, hub.settings.redis)
-    accounts = Accounts(hub.store.engine, words=hub.words)
+    accounts = Accounts(hub.store.engine, words=hub.words, signups=hub.settings.signups)
     moderation = Moderation(hub.store.engine, hub.settings.kept_names_days)
     smtp, addresses = _mail(hub.settings, Outbox(hub.store.engine))
 
@@ -156,7 +156,8 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
     app.state.accounts = accounts  # who a request comes from (auth.caller)
     routers = [sockets_router(hub, lobby, seeker, presence, notices, watching),
                challenges_router(hub, notices, accounts),
-               accounts_router(accounts, moderation, hub.settings, presence),
+               accounts_router(accounts, moderation, hub.settings, presence,
+                               mail=addresses is not None),
                devices_router(accounts, presence),
                mail_router(addresses, hub.settings.redis),
                community_router(moderation, presence, accounts, hub.blocks, notices),

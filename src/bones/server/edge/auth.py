@@ -24,7 +24,7 @@ import logging
 import os
 from collections.abc import Callable
 from ipaddress import ip_address, ip_network
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from fastapi.concurrency import run_in_threadpool
@@ -83,6 +83,17 @@ class SignUp(BaseModel):
     name: str = Field(min_length=2, max_length=24, pattern=NAME,
                       description="2-24 letters, digits, _ or -, from a letter or digit")
     password: Password
+    invite: str | None = Field(default=None, max_length=64,
+                               description="an invitation, while sign-ups are by invitation")
+
+
+class SiteSettings(BaseModel):
+    """What the pages ask of the site's choices."""
+
+    signups: Literal["open", "invite", "closed"]
+    """Who may sign up: anyone, whoever has an invitation, or nobody (guests play)."""
+    mail: bool
+    """Whether the site sends mail: a forgotten password comes back by mail."""
 
 
 class LogIn(BaseModel):
@@ -213,7 +224,7 @@ InSession = Annotated[Account, Depends(by_session)]
 
 
 def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settings,
-                    presence: Presence) -> APIRouter:
+                    presence: Presence, mail: bool = False) -> APIRouter:
     """The account endpoints, over ``accounts`` (which the app keeps in ``app.state`` for
     :func:`caller`); the sockets of sessions and tokens they end are closed at every
     process (``presence``)."""
@@ -234,6 +245,12 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
         return _me(account).model_copy(update={
             "sanctions": moderation.in_force(account.id),
             "limited": limited.isoformat() if limited and limited > now() else None})
+
+    @router.get("/api/site")
+    def site() -> SiteSettings:
+        """Who may sign up here, and whether the site sends mail (the login page says
+        how a forgotten password comes back)."""
+        return SiteSettings(signups=accounts.signups, mail=mail)  # type: ignore[arg-type]
 
     @router.get("/api/me", responses={401: {"description": "Not signed in"}})
     def me(account: Needed) -> Me:
@@ -269,7 +286,7 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
         try:
             account, token = await run_in_threadpool(accounts.sign_up, body.name,
                                                      body.password, _session(request),
-                                                     where(request))
+                                                     where(request), body.invite)
         except Coded:
             raise  # its code, for the page's words
         except Refused as error:

@@ -36,11 +36,6 @@ PER_ACCOUNT, PER_EMAIL, PER_ADDRESS = 5, 3, 20
 password requests from one address."""
 
 
-class MailSettings(BaseModel):
-    enabled: bool
-    """Whether this site sends mail: a forgotten password comes back by mail."""
-
-
 class GiveAddress(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     email: str = Field(min_length=3, max_length=254)
@@ -75,11 +70,6 @@ def mail_router(addresses: Addresses | None, redis: str | None) -> APIRouter:
 
     async def allowed(key: str, per_hour: int) -> bool:
         return await attempt(limiter, key, RateLimitItemPerHour(per_hour))
-
-    @router.get("/api/mail")
-    def settings() -> MailSettings:
-        """Whether this site sends mail (the login page offers a forgotten password)."""
-        return MailSettings(enabled=addresses is not None)
 
     @router.get("/api/me/email", responses={401: {"description": "Not signed in"}, **NO_MAIL})
     async def mine(account: InSession) -> MyAddress:

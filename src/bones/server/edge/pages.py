@@ -29,8 +29,8 @@ WEB = Path(str(resources.files("bones") / "web"))
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 FOREVER = "public, max-age=31536000, immutable"
 PAGES = ("/", "/account", "/play", "/pair/{code}", "/leaderboard", "/lobby", "/t/{table_id}",
-         "/stats/{name}", "/replay/{table_id}", "/mod", "/reset", "/confirm", "/challenge/{challenge_id}",
-         "/tournaments", "/tournament/{tournament_id}",
+         "/stats/{name}", "/replay/{table_id}", "/mod", "/reset", "/confirm",
+         "/challenge/{challenge_id}", "/tournaments", "/tournament/{tournament_id}",
          "/tournament/{tournament_id}/boards")
 """The app's own pages: the client reads the path."""
 OWN_PATHS = ("index.html", "sw.js")

@@ -38,6 +38,7 @@ from sqlalchemy.orm import Session
 from bones.server.names import check_display, kept, name_key, skeleton
 from bones.server.people.devices import Where, revoke_tokens, stamp
 from bones.server.people.hashing import Hasher
+from bones.server.people.invites import use, valid
 from bones.server.people.marks import marked
 from bones.server.people.renaming import kept_until
 from bones.server.people.words import Words
@@ -56,8 +57,8 @@ from bones.server.store.schema import (
 )
 
 __all__ = ["GUEST_DAYS", "NAME", "SESSION_DAYS", "Account", "Accounts", "ApiToken", "Coded",
-           "Refused", "Sanctioned", "WordInName", "WordInText", "check_name", "check_sanction",
-           "forget_guests", "reset_link"]
+           "Refused", "Sanctioned", "SignupsClosed", "WordInName", "WordInText", "check_name",
+           "check_sanction", "forget_guests", "reset_link"]
 
 SESSION_DAYS = 30
 """A session lasts this long after it was last renewed (renewed halfway through)."""
@@ -101,6 +102,13 @@ class WordInText(Coded):
     word the operator refuses."""
 
     code, status = "word_in_text", 409
+
+
+class SignupsClosed(Coded):
+    """Sign-ups are closed (``--signups closed``), or by invitation and none valid was
+    given (``code`` ``invite_needed``)."""
+
+    code, status = "signups_closed", 403
 
 
 class Sanctioned(Coded):
@@ -209,11 +217,13 @@ class Accounts:
     """The accounts in a store. Each method is one transaction."""
 
     def __init__(self, engine: Engine, hasher: Hasher | None = None,
-                 words: Words | None = None) -> None:
+                 words: Words | None = None, signups: str = "open") -> None:
         self.engine = engine
         self.hasher = hasher or Hasher()
         self.words = words or Words(None)
         """The operator's refused words (``--words``): no name may hold one."""
+        self.signups = signups
+        """Who may sign up (``--signups``): ``open``, ``invite`` or ``closed``."""
 
     # -- signing in ----------------------------------------------------------------------
 
@@ -261,10 +271,13 @@ class Accounts:
             return len(ids)
 
     def sign_up(self, name: str, password: str, token: str | None = None,
-                where: Where | None = None) -> tuple[Account, str]:
+                where: Where | None = None, invite: str | None = None
+                ) -> tuple[Account, str]:
         """Claim ``name`` with ``password``. The guest of ``token``'s session becomes
         the account, keeping its games; anyone else gets a new one. Answers the account
-        and the token of a new session (the old one ends)."""
+        and the token of a new session (the old one ends). While sign-ups are by
+        invitation, ``invite`` is one (:mod:`.invites`), spent here."""
+        self._may_sign_up(invite)
         check_name(name)
         if self.words.in_name(name):
             raise WordInName("that name holds a word not allowed here")
@@ -292,9 +305,22 @@ class Accounts:
                                      bot=False, skeleton=skeleton(name))
                     session.add(row)
                 session.flush()
+                if self.signups == "invite" and not use(session, invite or "", row.id):
+                    raise SignupsClosed("this invitation has been used or has expired")
                 return _account(row), self._session(session, row.id, where)
         except IntegrityError:
             raise Refused(f"the name {name!r} is taken, or looks like one that is") from None
+
+    def _may_sign_up(self, invite: str | None) -> None:
+        """Refuse a sign-up the site's mode does not let in, before anything is read
+        of the name (nobody uninvited learns which names are taken)."""
+        if self.signups == "closed":
+            raise SignupsClosed("sign-ups are closed on this site")
+        if self.signups == "invite" and not (invite and valid(self.engine, invite)):
+            error = SignupsClosed("sign-ups here are by invitation: this one is missing, "
+                                  "used or expired")
+            error.code = "invite_needed"
+            raise error
 
     def log_in(self, name: str, password: str, where: Where | None = None
                ) -> tuple[Account, str]:

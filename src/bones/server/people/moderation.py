@@ -249,10 +249,12 @@ class Moderation:
             self._log(session, by, row.account_id, "delete", reason,
                       {"message": message, "text": row.text})
 
-    def note(self, by: str, name: str, action: str, reason: str) -> None:
-        """Write an action done elsewhere to the audit log (a password link given)."""
+    def note(self, by: str, name: str | None, action: str, reason: str) -> None:
+        """Write an action done elsewhere to the audit log (a password link given; of no
+        player, ``name`` None: invitations made)."""
         with Session(self.engine) as session, session.begin():
-            self._log(session, by, named_row(session, name).id, action, reason)
+            self._log(session, by, None if name is None else named_row(session, name).id,
+                      action, reason)
 
     # -- reports -------------------------------------------------------------------------
 

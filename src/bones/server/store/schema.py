@@ -548,6 +548,19 @@ class OutboxRow(Base):
     sent: Mapped[datetime | None] = mapped_column(default=None)
 
 
+class InviteRow(Base):
+    """An operator's invitation to sign up while sign-ups are by invitation: used once,
+    before ``expires`` (``people.invites``)."""
+
+    __tablename__ = "invites"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created: Mapped[datetime] = mapped_column(default=now)
+    expires: Mapped[datetime] = mapped_column()
+    used: Mapped[datetime | None] = mapped_column(default=None)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), default=None)
+    """The account it signed up."""
+
+
 class MarkRow(Base):
     """A browser (its session token's hash) or an address a banned account used: a guest
     made from it is limited until ``until`` (``people.marks``)."""

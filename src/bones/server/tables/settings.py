@@ -77,6 +77,9 @@ class Settings:
     redis: str | None = None
     """Redis URL: the bots' jobs go on its queue, for this server's ``bot_workers`` and
     every ``bones worker`` to take (``fleet.py``)."""
+    signups: str = "open"
+    """Who may sign up: anyone (``open``), whoever has an operator's invitation
+    (``invite``: ``bones admin invite``), or nobody (``closed``); guests play either way."""
     smtp: str | None = None
     """The SMTP server mail goes out through (``mail.smtp``): members may then give an
     address and get a forgotten password back by mail. None: the site sends no mail."""
