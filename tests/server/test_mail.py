@@ -20,7 +20,10 @@ import httpx
 import pytest
 from aiosmtpd.controller import Controller
 
-from bones.server.mail.outbox import BACKOFF
+from bones.server.mail.addresses import Addresses
+from bones.server.mail.outbox import BACKOFF, Outbox
+from bones.server.people.accounts import Accounts
+from bones.server.store.records import Store
 from tests.server.live import Server, free_port, sqlite_url
 
 PASSWORD = "correct horse"
@@ -137,3 +140,45 @@ def test_a_site_with_mail_needs_its_origin(tmp_path: Path) -> None:
     site = Server(sqlite_url(tmp_path / "no.db"), extra=["--smtp=smtp://127.0.0.1:25"])
     with pytest.raises(RuntimeError, match="exited"):
         site.start()
+
+
+def test_a_member_who_chose_it_is_mailed_a_challenge(
+        mailing: tuple[Server, Inbox, Controller]) -> None:
+    site, inbox, _ = mailing
+    cy, dee = site.account("Cy"), site.account("Dee")
+    dee.put("/api/me/email", json={"email": "dee@example.org", "lang": "pl"})
+    dee.post("/api/email/confirm", json={"token": _link(inbox.wait(1), "confirm")})
+    assert dee.put("/api/me/email/about", json={"about": ["challenge"]}).status_code == 204
+    assert dee.get("/api/me/email").json()["about"] == ["challenge"]
+    assert cy.put("/api/me/email/about", json={"about": ["challenge"]}).status_code == 409
+    made = cy.post("/api/challenges", json={"name": "Dee", "table": {
+        "variant": "draw", "seats": [{"kind": "human", "me": True}, {"kind": "human"}]}})
+    assert made.status_code == 201, made.text
+    mail = inbox.wait(2)
+    assert mail["To"] == "dee@example.org" and _subject(mail) == "bones: Cy wyzywa cię"
+    body = mail.get_payload(decode=True)
+    assert isinstance(body, bytes)
+    assert f"{site.url}/challenge/{made.json()['id']}" in body.decode()
+    dee.put("/api/me/email/about", json={"about": []})
+    cy.post("/api/challenges", json={"name": "Dee", "table": {
+        "variant": "block", "seats": [{"kind": "human", "me": True}, {"kind": "human"}]}})
+    time.sleep(2)
+    assert len(inbox.mails) == 2  # no more once she chose none
+
+
+def test_a_tournament_starting_is_mailed_only_to_those_who_chose_it() -> None:
+    engine = Store("sqlite://").engine
+    accounts = Accounts(engine)
+    addresses = Addresses(Outbox(engine), "https://bones.example")
+    ann, _ = accounts.sign_up("Ann", "correct horse")
+    bo, _ = accounts.sign_up("Bo", "correct horse")
+    for who, lang in ((ann, "ru"), (bo, "en")):
+        addresses.give(who.id, f"{who.name}@example.org", lang)
+    for mail in addresses.outbox.claim():
+        addresses.confirm(re.findall(r"/confirm#(\S+)", mail.body)[0])
+    addresses.choose(ann.id, {"tournament"})
+    addresses.choose(bo.id, {"challenge"})
+    assert addresses.notify([ann.id, bo.id], "tournament", None, "/tournament/t1") == 1
+    [mail] = addresses.outbox.claim()
+    assert (mail.to, mail.subject) == ("ann@example.org", "bones: ваш турнир начинается")
+    assert "https://bones.example/tournament/t1" in mail.body

@@ -61,6 +61,12 @@ def test_a_password_is_reset_through_a_real_mail_server(
     page.wait_for_selector("#confirmed:has-text('mia@example.org is confirmed')")
     page.goto(f"{site.url}/account")
     assert "confirmed" in page.locator("#address-state").inner_text()
+    page.check("#mail-about input[name=challenge]")  # mailed about challenges from now on
+    deadline = time.monotonic() + 30
+    while page.evaluate("fetch('/api/me/email').then((r) => r.json())")["about"] != [
+            "challenge"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
     page.click("#logout")
 
     page.fill("#forgot input[name=email]", "nobody@example.org")

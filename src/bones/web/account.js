@@ -249,7 +249,13 @@ async function addressSection() {
   if (!mail) return null;
   const section = h("section", { id: "address", class: "account-form" });
   const render = async (said = "") => {
-    const { email, confirmed } = await api("/api/me/email");
+    const { email, confirmed, about } = await api("/api/me/email");
+    const choices = h("fieldset", { class: "mail-about", id: "mail-about" },
+      ["challenge", "tournament"].map((kind) => h("label", { class: "check" },
+        h("input", { type: "checkbox", name: kind, checked: about.includes(kind), onchange: async () => {
+          const chosen = [...choices.querySelectorAll("input:checked")].map((box) => box.name);
+          await api("/api/me/email/about", { about: chosen }, "PUT").catch(() => null);
+        } }), " ", t(`mail.about.${kind}`))));
     const form = h("form", {},
       h("label", { class: "name" }, t("mail.address"),
         h("input", { name: "email", type: "email", required: true, maxlength: 254, autocomplete: "email",
@@ -268,6 +274,7 @@ async function addressSection() {
       email ? h("p", { id: "address-state" }, email, " ",
         h("small", { class: "badge" }, confirmed ? t("mail.confirmed") : t("mail.unconfirmed"))) : null,
       form,
+      confirmed ? choices : null,
       email ? h("button", { type: "button", id: "address-remove", onclick: async () => {
         await api("/api/me/email", undefined, "DELETE");
         render();

@@ -95,6 +95,9 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
     accounts = Accounts(hub.store.engine, words=hub.words, signups=hub.settings.signups)
     moderation = Moderation(hub.store.engine, hub.settings.kept_names_days)
     smtp, addresses = _mail(hub.settings, Outbox(hub.store.engine))
+    if addresses is not None:
+        notify = addresses.notify
+        notices.mailed = lambda *told: asyncio.to_thread(notify, *told)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

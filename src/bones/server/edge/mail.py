@@ -9,7 +9,7 @@ flood of requests for one address mails it a few times an hour at most).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.concurrency import run_in_threadpool
@@ -45,6 +45,14 @@ class GiveAddress(BaseModel):
 class MyAddress(BaseModel):
     email: str | None
     confirmed: bool
+    about: list[str] = []
+    """What you chose to be mailed about: ``challenge`` (one to you), ``tournament``
+    (one you joined starting)."""
+
+
+class MailAbout(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    about: list[Literal["challenge", "tournament"]] = Field(max_length=2)
 
 
 class Confirming(BaseModel):
@@ -74,8 +82,19 @@ def mail_router(addresses: Addresses | None, redis: str | None) -> APIRouter:
     @router.get("/api/me/email", responses={401: {"description": "Not signed in"}, **NO_MAIL})
     async def mine(account: InSession) -> MyAddress:
         """Your address, and whether you confirmed it."""
-        email, confirmed = await run_in_threadpool(mailing().of, account.id)
-        return MyAddress(email=email, confirmed=confirmed)
+        email, confirmed, about = await run_in_threadpool(mailing().of, account.id)
+        return MyAddress(email=email, confirmed=confirmed, about=about)
+
+    @router.put("/api/me/email/about", status_code=204, responses={
+        **BAD_BODY, 401: {"description": "Not signed in"},
+        409: {"description": "No address given yet"}, **NO_MAIL})
+    async def choose(body: MailAbout, account: InSession) -> None:
+        """Be mailed (at your confirmed address) about a challenge to you, a tournament
+        you joined starting, both or neither."""
+        try:
+            await run_in_threadpool(mailing().choose, account.id, set(body.about))
+        except Refused as error:
+            raise HTTPException(409, str(error)) from None
 
     @router.put("/api/me/email", status_code=202, responses={
         **BAD_BODY, 401: {"description": "Not signed in"}, 409: {

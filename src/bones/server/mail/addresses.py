@@ -27,7 +27,7 @@ from datetime import timedelta
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from bones.server.mail.letters import letter
+from bones.server.mail.letters import ABOUT, letter
 from bones.server.mail.outbox import Outbox
 from bones.server.people.accounts import Refused, reset_link
 from bones.server.store.records import hash_token
@@ -63,7 +63,7 @@ class Addresses:
                 raise Refused("sign up before you give an address")
             if self._owner(session, email, confirmed=True) not in (None, account):
                 raise Refused("another account has confirmed that address")
-            row.email, row.email_confirmed = email, None
+            row.email, row.email_confirmed, row.mail_lang = email, None, lang
             session.execute(delete(MailLinkRow).where(MailLinkRow.account_id == account,
                                                       MailLinkRow.purpose == "confirm"))
             token = secrets.token_urlsafe(32)
@@ -111,11 +111,42 @@ class Addresses:
         self.outbox.wake.set()
         return True
 
-    def of(self, account: int) -> tuple[str | None, bool]:
-        """The member's address, and whether it is confirmed."""
+    def of(self, account: int) -> tuple[str | None, bool, list[str]]:
+        """The member's address, whether it is confirmed, and what they chose to be
+        mailed about."""
         with Session(self.engine) as session:
             row = session.get_one(AccountRow, account)
-            return row.email, row.email_confirmed is not None
+            return row.email, row.email_confirmed is not None, row.mail_about.split()
+
+    def choose(self, account: int, about: set[str]) -> None:
+        """Mail the member about these notices (of :data:`~.letters.ABOUT`), or none."""
+        if about - set(ABOUT):
+            raise Refused(f"mail is sent about {', '.join(ABOUT)} only")
+        with Session(self.engine) as session, session.begin():
+            row = session.get_one(AccountRow, account)
+            if row.email is None:
+                raise Refused("give an address first")
+            row.mail_about = " ".join(sorted(about))
+
+    def notify(self, accounts: list[int], kind: str, by: int | None, path: str) -> int:
+        """Mail those of ``accounts`` who chose to be mailed about ``kind`` (to their
+        confirmed address, in their language) a link to ``path``, done by the account
+        ``by``: how many."""
+        if kind not in ABOUT or not accounts:
+            return 0
+        with Session(self.engine) as session, session.begin():
+            who = None if by is None else session.get(AccountRow, by)
+            rows = session.scalars(select(AccountRow).where(
+                AccountRow.id.in_(accounts), AccountRow.email_confirmed.is_not(None),
+                AccountRow.mail_about.contains(kind))).all()
+            for row in rows:
+                if row.email is not None and kind in row.mail_about.split():
+                    self.outbox.add(session, row.email, *letter(
+                        kind, row.mail_lang or "en", f"{self.site}{path}", row.name,
+                        "" if who is None else who.name))
+        if rows:
+            self.outbox.wake.set()
+        return len(rows)
 
     @staticmethod
     def _owner(session: Session, email: str, confirmed: bool) -> int | None:

@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-__all__ = ["LANGUAGES", "letter"]
+__all__ = ["ABOUT", "LANGUAGES", "letter"]
 
 LANGUAGES = ("en", "de", "pl", "ru")
 
@@ -53,11 +53,50 @@ LETTERS: dict[str, dict[str, tuple[str, str]]] = {
                "действует один раз. Если это были не вы, ничего не делайте: пароль "
                "останется прежним.\n"),
     },
+    "challenge": {
+        "en": ("bones: {by} challenges you",
+               "Hello {name},\n\n{by} challenges you to a game. To answer, open\n\n{link}\n\n"
+               "You get this mail because you asked for one about challenges (your account "
+               "page stops them).\n"),
+        "de": ("bones: {by} fordert dich heraus",
+               "Hallo {name},\n\n{by} fordert dich zu einer Partie heraus. Zum Antworten "
+               "öffne\n\n{link}\n\nDu bekommst diese Mail, weil du sie dir für "
+               "Herausforderungen gewünscht hast (auf deiner Kontoseite abstellbar).\n"),
+        "pl": ("bones: {by} wyzywa cię",
+               "Cześć {name},\n\n{by} wyzywa cię do gry. Aby odpowiedzieć, otwórz\n\n"
+               "{link}\n\nDostajesz tę wiadomość, bo poprosiłeś o nie przy wyzwaniach "
+               "(wyłączysz je na stronie konta).\n"),
+        "ru": ("bones: {by} вызывает вас",
+               "Здравствуйте, {name}!\n\n{by} вызывает вас на партию. Чтобы ответить, "
+               "откройте\n\n{link}\n\nВы получили это письмо, потому что просили писать о "
+               "вызовах (отключается на странице аккаунта).\n"),
+    },
+    "tournament": {
+        "en": ("bones: your tournament is starting",
+               "Hello {name},\n\na tournament you joined is starting:\n\n{link}\n\n"
+               "You get this mail because you asked for one when a tournament starts (your "
+               "account page stops them).\n"),
+        "de": ("bones: dein Turnier beginnt",
+               "Hallo {name},\n\nein Turnier, dem du beigetreten bist, beginnt:\n\n{link}\n\n"
+               "Du bekommst diese Mail, weil du sie dir zum Turnierbeginn gewünscht hast (auf "
+               "deiner Kontoseite abstellbar).\n"),
+        "pl": ("bones: twój turniej się zaczyna",
+               "Cześć {name},\n\nturniej, do którego dołączyłeś, się zaczyna:\n\n{link}\n\n"
+               "Dostajesz tę wiadomość, bo poprosiłeś o nie przy starcie turnieju (wyłączysz "
+               "je na stronie konta).\n"),
+        "ru": ("bones: ваш турнир начинается",
+               "Здравствуйте, {name}!\n\nтурнир, в который вы вступили, начинается:\n\n"
+               "{link}\n\nВы получили это письмо, потому что просили писать о начале "
+               "турниров (отключается на странице аккаунта).\n"),
+    },
 }
+ABOUT = ("challenge", "tournament")
+"""What a member may choose to be mailed about."""
 
 
-def letter(kind: str, lang: str, link: str, name: str) -> tuple[str, str]:
-    """The subject and body of the mail ``kind`` (``confirm``, ``reset``) to the player
-    ``name``, in ``lang`` (English for a language bones does not speak)."""
+def letter(kind: str, lang: str, link: str, name: str, by: str = "") -> tuple[str, str]:
+    """The subject and body of the mail ``kind`` (``confirm``, ``reset``, ``challenge``,
+    ``tournament``) to the player ``name`` (from ``by``), in ``lang`` (English for a
+    language bones does not speak)."""
     subject, body = LETTERS[kind].get(lang, LETTERS[kind]["en"])
-    return subject, body.format(name=name, link=link)
+    return subject.format(by=by), body.format(name=name, link=link, by=by)

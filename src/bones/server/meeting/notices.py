@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from typing import Any
 
@@ -48,6 +49,10 @@ class Notices:
         self.redis = None if redis_url is None else connect(redis_url)
         self.sockets: dict[int, set[Socket]] = {}
         self._task: asyncio.Task[None] | None = None
+        self.mailed: Callable[[list[int], NoticeKind, int | None, str],
+                              Awaitable[Any]] | None = None
+        """Mails those told who chose to be mailed about the kind, a link to the page
+        (``mail.addresses``, when the site sends mail)."""
 
     def start(self) -> None:
         if self.redis is not None:
@@ -106,6 +111,11 @@ class Notices:
             await self.push(account, NoticeMessage(
                 kind=kind, challenge=challenge, notification=lines.get(account)
             ).model_dump_json())
+        if self.mailed is not None:
+            path = (f"/challenge/{challenge.id}" if challenge is not None
+                    else f"/tournament/{tournament}" if tournament else None)
+            if path is not None:
+                await self.mailed(accounts, kind, by, path)
 
     async def push(self, account: int, text: str) -> None:
         """Send ``text`` to the account's notice sockets, at every process, and keep

@@ -325,6 +325,11 @@ class AccountRow(Base):
     """The address its player gave, in lower case (``mail.addresses``). Password mails
     go to it only once ``email_confirmed``."""
     email_confirmed: Mapped[datetime | None] = mapped_column(default=None)
+    mail_lang: Mapped[str | None] = mapped_column(String(5), default=None)
+    """The language its mails are written in: its page's when the address was given."""
+    mail_about: Mapped[str] = mapped_column(String(40), default="", server_default="")
+    """What its player chose to be mailed about, by notice kind (``challenge``,
+    ``tournament``), space-separated."""
     """A guest made from the browser or the address of a banned account: until then it
     may not chat (``muted_until`` too), make or join public tables, play now or sign up
     (``people.marks``)."""
