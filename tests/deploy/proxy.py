@@ -118,7 +118,7 @@ def proxied(folder: Path, limits: dict[str, Any]) -> Iterator[Proxied]:
     and a bot worker."""
     db, shared = fresh_postgres(), fresh_redis()
     flags = {"redis": shared, "bot-workers": 0, "trust-proxy": "127.0.0.1", **limits}
-    apps = [Server(db, limits=flags) for _ in range(2)]
+    apps = [Server(db, limits=flags, log=folder / "apps.log") for _ in range(2)]
     for app in apps:
         app.start()
     worker = Worker(shared)

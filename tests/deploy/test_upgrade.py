@@ -59,7 +59,8 @@ def test_a_rolling_upgrade_answers_every_request(tmp_path: Path) -> None:
             time.sleep(3)
             for n, app in enumerate(site.apps):  # one at a time, as the guide does
                 app.stop()  # SIGTERM: it hands its tables over and closes its sockets
-                site.apps[n] = Server(app.db, port=app.port, limits=app.limits).start()
+                site.apps[n] = Server(app.db, port=app.port, limits=app.limits,
+                                      log=app.log).start()
                 time.sleep(3)
         finally:
             stop.set()
@@ -67,6 +68,9 @@ def test_a_rolling_upgrade_answers_every_request(tmp_path: Path) -> None:
         finished = not loader.is_alive()
         errors = [line for line in (site.folder / "error.log").read_text().splitlines()
                   if "(111: Connection refused)" not in line]  # a process restarting
+        said = (site.folder / "apps.log").read_text(errors="replace").splitlines()
     failed = {k: v for k, v in answers.items() if not k.endswith((" 200", " 101", " 1012"))}
-    assert failed == {} and finished, f"{answers}; finished: {finished}; nginx: {errors[-20:]}"
+    faults = [line for line in said if "Error" in line or "Traceback" in line][-20:]
+    assert failed == {} and finished, (f"{answers}; finished: {finished}; nginx: "
+                                       f"{errors[-20:]}; the apps: {faults}")
     assert answers["page 200"] > 10 and answers["socket 101"] > 10, answers

@@ -39,7 +39,7 @@ def test_a_guest_plays_at_once_and_keeps_their_games_on_signing_up(server: Serve
     name = f"Gia{random.randrange(10**6)}"
     signed = browser.post("/api/signup", json={"name": name, "password": PASSWORD})
     assert signed.status_code == 201 and signed.json() == {
-        "name": name, "guest": False, "bot": False, "roles": [], "sanctions": []}
+        "name": name, "guest": False, "bot": False, "roles": [], "sanctions": [], "limited": None}
     assert browser.get("/api/me").json()["name"] == name
     assert server.get(f"/api/stats/{name}")["total"]["games"] == 1
     own = browser.get(f"/api/games?name={name}").json()  # a private table's: theirs to list
@@ -141,7 +141,7 @@ def test_an_api_token_plays_as_its_account_until_it_is_revoked(server: Server) -
     assert [t["label"] for t in listed] == ["my bot"] and listed[0]["token"] is None
     program = httpx.Client(base_url=server.url, headers={"authorization": f"Bearer {token}"})
     assert program.get("/api/me").json() == {"name": name, "guest": False, "bot": True,
-                                             "roles": [], "sanctions": []}
+                                             "roles": [], "sanctions": [], "limited": None}
     table = program.post("/api/tables", json={"variant": "draw", "seats": VS_BOT})
     assert table.status_code == 201 and table.json()["table"]["seats"][0]["name"] == name
     assert owner.get("/api/me").json()["bot"]  # marked a bot account everywhere

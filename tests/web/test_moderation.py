@@ -262,3 +262,42 @@ def test_a_moderator_finds_a_player_by_a_piece_of_the_name(web: Server,
     mod.wait_for_selector(f"#mod-player-name:has-text('{target}')")
     devices = mod.locator("#mod-devices").inner_text()
     assert "python-httpx" in devices and "127.0.0.1" in devices and "last seen" in devices
+
+
+def test_a_banned_player_is_signed_out_everywhere_and_cannot_chat_as_a_guest(
+        web: Server, browser: Browser) -> None:
+    """"A banned one is signed out everywhere and, as a guest in the same browser, cannot
+    chat": the lobby open in two browsers of theirs is told at once; a reload there is a
+    guest whose chat box says it may not chat, and the home page says why."""
+    tag = random.randrange(10**6)
+    name = f"Bnd{tag}"
+    pages = [browser.new_context(**size).new_page()  # type: ignore[arg-type]
+             for size in (DESKTOP, PHONE)]
+    for page in pages:
+        sign_in(page, web.url, name)
+        page.goto(f"{web.url}/lobby")
+        page.wait_for_selector("#chat-toggle")
+        if page.get_attribute("#chat-toggle", "aria-expanded") == "false":
+            page.click("#chat-toggle")
+        page.wait_for_selector("#chat-input")
+    mod = browser.new_context(**DESKTOP).new_page()  # type: ignore[arg-type]
+    _moderator(web, mod, f"Bmo{tag}")
+    banned = mod.request.post(f"{web.url}/api/mod/players/{name}/sanctions",
+                              data={"kind": "ban", "reason": "scam links", "minutes": 60})
+    assert banned.status == 201, banned.text()
+    for page in pages:  # told at once, in both browsers
+        page.wait_for_selector("#sanction-told")
+        assert "scam links" in page.locator("#sanction-told").first.inner_text()
+    page = pages[0]
+    page.goto(f"{web.url}/")
+    page.wait_for_selector("#limited-here")
+    assert "A banned account played from this browser" in page.locator("#limited-here").inner_text()
+    assert "Guest" in page.locator(".playing-as").inner_text()
+    page.goto(f"{web.url}/lobby")
+    page.wait_for_selector("#chat-toggle")
+    if page.get_attribute("#chat-toggle", "aria-expanded") == "false":
+        page.click("#chat-toggle")
+    page.wait_for_selector("#chat-muted")
+    assert page.locator("#chat-input").count() == 0
+    for one in (*pages, mod):
+        one.context.close()

@@ -12,7 +12,7 @@ in Redis when the server has one; passwords are hashed a few at a time (``hashin
 >>> with TestClient(create_app("sqlite://")) as client:
 ...     client.post("/api/signup", json={"name": "Ann", "password": "correct horse"}).json()
 ...     client.get("/api/me").json()["name"]
-{'name': 'Ann', 'guest': False, 'bot': False, 'roles': [], 'sanctions': []}
+{'name': 'Ann', 'guest': False, 'bot': False, 'roles': [], 'sanctions': [], 'limited': None}
 'Ann'
 """
 

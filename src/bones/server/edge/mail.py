@@ -30,7 +30,8 @@ __all__ = ["mail_router"]
 Lang = Annotated[str, Field(default="en", pattern="^(" + "|".join(LANGUAGES) + ")$",
                             description="the language of the mail: the page's")]
 NO_MAIL: dict[int | str, dict[str, Any]] = {
-    503: {"description": "This site sends no mail (its operator gave no --smtp)"}}
+    404: {"description": "This site sends no mail (its operator gave no --smtp), or no "
+          "such link"}}
 PER_ACCOUNT, PER_EMAIL, PER_ADDRESS = 5, 3, 20
 """Mails an hour: addresses given by one member, password mails to one address, and
 password requests from one address."""
@@ -67,13 +68,13 @@ class Forgot(BaseModel):
 
 
 def mail_router(addresses: Addresses | None, redis: str | None) -> APIRouter:
-    """The mail routes; without ``addresses`` (no SMTP) each says so with 503."""
+    """The mail routes; without ``addresses`` (no SMTP) each says so with 404."""
     router = APIRouter()
     limiter = MovingWindowRateLimiter(limit_storage(redis))
 
     def mailing() -> Addresses:
         if addresses is None:
-            raise HTTPException(503, "this site sends no mail: ask its operator")
+            raise HTTPException(404, "this site sends no mail: ask its operator")
         return addresses
 
     async def allowed(key: str, per_hour: int) -> bool:
@@ -119,8 +120,7 @@ def mail_router(addresses: Addresses | None, redis: str | None) -> APIRouter:
         """Forget your address: no mail goes to it any more."""
         await run_in_threadpool(mailing().remove, account.id)
 
-    @router.post("/api/email/confirm", responses={
-        **BAD_BODY, 404: {"description": "Used, expired or never given"}, **NO_MAIL})
+    @router.post("/api/email/confirm", responses={**BAD_BODY, **NO_MAIL})
     async def confirm(body: Confirming) -> MyAddress:
         """Confirm an address with the link mailed to it."""
         try:
