@@ -119,7 +119,7 @@ def test_a_mail_server_away_delays_a_mail_and_loses_none(
     bo = site.account("Bo")
     relay.stop()
     assert bo.put("/api/me/email", json={"email": "bo@example.org"}).status_code == 202
-    time.sleep(2)  # tried, refused: kept for later
+    _metric_reaches(site, "bones_mail_waiting 1.0")  # tried, refused: kept for later
     back = Controller(inbox, hostname="127.0.0.1", port=relay.port)
     back.start()
     try:
@@ -127,6 +127,14 @@ def test_a_mail_server_away_delays_a_mail_and_loses_none(
     finally:
         back.stop()
     assert mail["To"] == "bo@example.org" and _subject(mail) == "bones: confirm your address"
+    _metric_reaches(site, "bones_mail_waiting 0.0")
+
+
+def _metric_reaches(site: Server, line: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while line not in httpx.get(f"{site.url}/metrics").text.splitlines():
+        assert time.monotonic() < deadline, f"/metrics never said {line!r}"
+        time.sleep(0.5)
 
 
 def test_a_site_without_mail_says_so(server: Server) -> None:

@@ -96,6 +96,9 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
     moderation = Moderation(hub.store.engine, hub.settings.kept_names_days)
     smtp, addresses = _mail(hub.settings, Outbox(hub.store.engine))
     if addresses is not None:
+        waiting = addresses.outbox
+        hub.metrics.watch("bones_mail_waiting", "Mails in the outbox not yet taken by the "
+                          "mail server (grows while it is away)", lambda: waiting.seen_waiting)
         notify = addresses.notify
         notices.mailed = lambda *told: asyncio.to_thread(notify, *told)
 

@@ -57,6 +57,8 @@ class Outbox:
         self.engine = engine
         self.wake = asyncio.Event()
         """Set when a mail was put here: this process's sender looks at once."""
+        self.seen_waiting = 0
+        """Mails not yet sent at this process's sender's last look (``/metrics``)."""
 
     @staticmethod
     def add(session: Session, to: str, subject: str, body: str) -> None:
@@ -119,6 +121,7 @@ async def send_mail(outbox: Outbox, smtp: Smtp, every: float = 5.0) -> None:
                     await asyncio.to_thread(outbox.failed, mail, str(error))
                 else:
                     await asyncio.to_thread(outbox.sent, mail)
+            outbox.seen_waiting = await asyncio.to_thread(outbox.waiting)
         except SQLAlchemyError as error:  # the store is away: next time
             log.warning("the outbox could not be read: %s", error)
         outbox.wake.clear()
