@@ -84,7 +84,7 @@ def test_a_forgotten_password_comes_back_by_mail(
     other_device = site.account("Ann")
     given = ann.put("/api/me/email", json={"email": "Ann@Example.org", "lang": "de"})
     assert given.status_code == 202 and given.json() == {"email": "ann@example.org",
-                                                         "confirmed": False}
+                                                         "confirmed": False, "about": []}
     confirming = inbox.wait(1)
     assert confirming["To"] == "ann@example.org" and confirming["From"] == "bones@bones.test"
     assert _subject(confirming) == "bones: bestätige deine Adresse"
@@ -93,9 +93,10 @@ def test_a_forgotten_password_comes_back_by_mail(
         "email": "ann@example.org"}).status_code == 202
     token = _link(confirming, "confirm")
     assert stranger.post("/api/email/confirm", json={"token": token}).json() == {
-        "email": "ann@example.org", "confirmed": True}
+        "email": "ann@example.org", "confirmed": True, "about": []}
     assert stranger.post("/api/email/confirm", json={"token": token}).status_code == 404
-    assert ann.get("/api/me/email").json() == {"email": "ann@example.org", "confirmed": True}
+    assert ann.get("/api/me/email").json() == {"email": "ann@example.org", "confirmed": True,
+                                               "about": []}
 
     unknown = stranger.post("/api/password/forgot", json={"email": "bob@example.org"})
     asked = stranger.post("/api/password/forgot", json={"email": "ANN@example.org "})
