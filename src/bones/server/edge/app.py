@@ -94,11 +94,12 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
     watching = Watching(showing, hub.chat, hub.blocks, hub.allowance, hub.settings.redis)
     accounts = Accounts(hub.store.engine, words=hub.words, signups=hub.settings.signups)
     moderation = Moderation(hub.store.engine, hub.settings.kept_names_days)
-    smtp, addresses = _mail(hub.settings, Outbox(hub.store.engine))
+    outbox = Outbox(hub.store.engine)
+    hub.metrics.watch("bones_mail_waiting", "Mails in the outbox not yet taken by the mail "
+                      "server (grows while it is away; 0 on a site without mail)",
+                      lambda: outbox.seen_waiting)
+    smtp, addresses = _mail(hub.settings, outbox)
     if addresses is not None:
-        waiting = addresses.outbox
-        hub.metrics.watch("bones_mail_waiting", "Mails in the outbox not yet taken by the "
-                          "mail server (grows while it is away)", lambda: waiting.seen_waiting)
         notify = addresses.notify
         notices.mailed = lambda *told: asyncio.to_thread(notify, *told)
 
