@@ -33,7 +33,7 @@ import argparse
 import asyncio
 import sys
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -151,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
+    from bones.server.meeting.presence import expel, recheck, renamed
     from bones.server.people.devices import devices
     from bones.server.people.directory import held, search
     from bones.server.people.invites import invite as make_invite
@@ -186,15 +187,13 @@ def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
     elif action == "rename":
         account = moderation.account(args.name)[0]
         new = moderation.rename(OPERATOR, args.name, args.reason)
-        if args.redis:
-            asyncio.run(_told(args.redis, account, "renamed", new))
+        _tell(args.redis, lambda redis: renamed(redis, account, new))
         print(f"{args.name} is now {new}")
     elif action == "close":
         account = moderation.account(args.name)[0]
         gone = Own(accounts.engine).close(account)
         moderation.note(OPERATOR, gone, "close", args.reason)
-        if args.redis:
-            asyncio.run(_told(args.redis, account, "expel"))
+        _tell(args.redis, lambda redis: expel(redis, account))
         print(f"{args.name} is closed (shown as {gone})")
     elif action == "audit":
         _print(["when", "by", "player", "action", "reason"],
@@ -220,8 +219,7 @@ def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
         account = moderation.account(args.name)[0]
         ended = _sign_out(accounts.engine, account, args.ids)
         moderation.note(OPERATOR, args.name, "sign-out", args.reason)
-        if args.redis:
-            asyncio.run(_told(args.redis, account, "recheck"))
+        _tell(args.redis, lambda redis: recheck(redis, account))
         print(f"{args.name}: {ended} signed out")
     return 0
 
@@ -229,17 +227,19 @@ def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
 def _sanction(args: argparse.Namespace, moderation: Any) -> None:
     """Give the sanction ``args.action``: kept, in the player's inbox, told at once to
     their open pages with the site's Redis (a ban closes every socket of theirs too)."""
+    from bones.server.meeting.notices import publish
+    from bones.server.meeting.presence import expel
     from bones.server.people.moderation import OPERATOR
     from bones.server.people.notifications import Notifications
+    from bones.server.protocol import NoticeMessage
 
     account = moderation.account(args.name)[0]
     done = moderation.sanction(OPERATOR, args.name, args.action, args.reason, args.minutes)
     line = Notifications(moderation.engine).add_all([account], "sanction",
                                                     spec=done.model_dump())[account]
-    if args.redis:
-        asyncio.run(_told(args.redis, account, "notice", line))
-        if args.action == "ban":
-            asyncio.run(_told(args.redis, account, "expel"))
+    notice = NoticeMessage(kind="sanction", notification=line).model_dump_json()
+    _tell(args.redis, lambda redis: publish(redis, account, notice),
+          *([lambda redis: expel(redis, account)] if args.action == "ban" else []))
     kind = {"warn": "warned", "mute": "muted", "suspend": "suspended", "ban": "banned"}
     print(f"{args.name} is {kind[args.action]}" + (
         "" if args.minutes is None or args.action == "warn"
@@ -282,24 +282,20 @@ def site_origin(env: Mapping[str, str] | None = None) -> str:
     return str(origins[0])
 
 
-async def _told(url: str, account: int, what: str, detail: Any = None) -> None:
-    """Say to every process of the site at ``url``: close the account's sockets
-    (``expel``) or those of its devices signed out (``recheck``), show its new name
-    (``renamed``), or push a notice (``notice``, its notification)."""
-    from bones.server.meeting import presence
-    from bones.server.meeting.notices import publish
-    from bones.server.protocol import NoticeMessage
+def _tell(url: str | None, *sayings: Callable[[Any], Awaitable[Any]]) -> None:
+    """Say each of ``sayings`` (given the site's Redis client) to every process of the
+    site whose Redis is at ``url``; nothing without one."""
+    if url:
+        asyncio.run(_said(url, sayings))
+
+
+async def _said(url: str, sayings: Iterable[Callable[[Any], Awaitable[Any]]]) -> None:
     from bones.server.sites.cluster import connect
 
     client = connect(url)
     try:
-        if what == "notice":
-            await publish(client, account, NoticeMessage(
-                kind="sanction", notification=detail).model_dump_json())
-        elif what == "renamed":
-            await presence.renamed(client, account, detail)
-        else:
-            await getattr(presence, what)(client, account)
+        for say in sayings:
+            await say(client)
     finally:
         await client.aclose()
 

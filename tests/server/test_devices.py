@@ -79,9 +79,14 @@ def test_a_member_sees_their_sessions_and_signs_one_out(server: Server) -> None:
     assert all(s["address"] == "127.0.0.1" for s in listed)
     on_phone = _notices(server, phone)
     on_laptop = _notices(server, laptop)
+    table = server.create("draw", [{"kind": "human", "me": True}, {"kind": "human"}],
+                          client=server.account(_name("Own")), public=True)
+    watching = server.socket(table["table"]["id"], signed_in=phone)  # a table's socket too
+    watching.until(lambda m: m["type"] == "state")
     ended = laptop.delete(f"/api/sessions/{listed[1]['id']}")
     assert ended.status_code == 204
     assert closed_code(on_phone) == SIGNED_OUT  # the phone's page is told at once
+    assert closed_code(watching) == SIGNED_OUT
     assert phone.get("/api/me").status_code == 401
     assert laptop.get("/api/me").json()["name"] == name
     assert [s["current"] for s in laptop.get("/api/sessions").json()] == [True]

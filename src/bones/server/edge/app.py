@@ -113,8 +113,8 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
         watching.start()
         await seeker.start()
         tasks = [asyncio.create_task(forget_guests(accounts))]
-        if smtp is not None and addresses is not None:
-            tasks.append(asyncio.create_task(send_mail(addresses.outbox, smtp)))
+        if smtp is not None:
+            tasks.append(asyncio.create_task(send_mail(outbox, smtp)))
         yield
         for task in tasks:
             task.cancel()

@@ -24,7 +24,7 @@ import logging
 import os
 from collections.abc import Callable
 from ipaddress import ip_address, ip_network
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from fastapi.concurrency import run_in_threadpool
@@ -43,6 +43,7 @@ from bones.server.people.accounts import (
     Accounts,
     Coded,
     Refused,
+    Signups,
     WordInName,
     WordInText,
 )
@@ -90,7 +91,7 @@ class SignUp(BaseModel):
 class SiteSettings(BaseModel):
     """What the pages ask of the site's choices."""
 
-    signups: Literal["open", "invite", "closed"]
+    signups: Signups
     """Who may sign up: anyone, whoever has an invitation, or nobody (guests play)."""
     mail: bool
     """Whether the site sends mail: a forgotten password comes back by mail."""
@@ -141,8 +142,10 @@ class TokenInfo(BaseModel):
 
 
 def _me(account: Account) -> Me:
+    limited = account.limited_until
     return Me(name=account.name, guest=account.guest, bot=account.bot,
-              roles=sorted(account.roles))
+              roles=sorted(account.roles),
+              limited=limited.isoformat() if limited and limited > now() else None)
 
 
 def _session(request: HTTPConnection) -> str | None:
@@ -241,16 +244,13 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
                                 "later", {"Retry-After": "600"})
 
     def judged(account: Account) -> Me:
-        limited = account.limited_until
-        return _me(account).model_copy(update={
-            "sanctions": moderation.in_force(account.id),
-            "limited": limited.isoformat() if limited and limited > now() else None})
+        return _me(account).model_copy(update={"sanctions": moderation.in_force(account.id)})
 
     @router.get("/api/site")
     def site() -> SiteSettings:
         """Who may sign up here, and whether the site sends mail (the login page says
         how a forgotten password comes back)."""
-        return SiteSettings(signups=accounts.signups, mail=mail)  # type: ignore[arg-type]
+        return SiteSettings(signups=accounts.signups, mail=mail)
 
     @router.get("/api/me", responses={401: {"description": "Not signed in"}})
     def me(account: Needed) -> Me:
@@ -274,7 +274,7 @@ def accounts_router(accounts: Accounts, moderation: Moderation, settings: Settin
         except Refused as error:
             raise HTTPException(503, str(error), {"Retry-After": "1"}) from None
         _signed_in(response, request, token)
-        return await run_in_threadpool(judged, made)
+        return _me(made)  # new: under no sanction, but maybe limited
 
     @router.post("/api/signup", status_code=201,
               responses={**BAD_BODY, 409: {"description": "The name is taken, or of the "

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bones.server import logs
 from bones.server.edge.auth import InSession, attempt, client_address
-from bones.server.mail.addresses import Addresses
+from bones.server.mail.addresses import Addresses, kept_as
 from bones.server.mail.letters import LANGUAGES
 from bones.server.people.accounts import Refused
 from bones.server.protocol import BAD_BODY
@@ -108,11 +108,11 @@ def mail_router(addresses: Addresses | None, redis: str | None) -> APIRouter:
             raise HTTPException(429, "addresses given too often; try again later",
                                 {"Retry-After": "600"})
         try:
-            await run_in_threadpool(box.give, account.id, body.email, body.lang)
+            kept = await run_in_threadpool(box.give, account.id, body.email, body.lang)
         except Refused as error:
             raise HTTPException(409, str(error)) from None
         logs.audit("email_given", account=account.id)
-        return MyAddress(email=body.email.strip().lower(), confirmed=False)
+        return MyAddress(email=kept, confirmed=False)
 
     @router.delete("/api/me/email", status_code=204,
                    responses={401: {"description": "Not signed in"}, **NO_MAIL})
@@ -139,7 +139,7 @@ def mail_router(addresses: Addresses | None, redis: str | None) -> APIRouter:
         if not await allowed(f"forgot:address:{client_address(request)}", PER_ADDRESS):
             raise HTTPException(429, "too many requests from this address; try again later",
                                 {"Retry-After": "600"})
-        if await allowed(f"forgot:email:{body.email.strip().lower()}", PER_EMAIL):
+        if await allowed(f"forgot:email:{kept_as(body.email)}", PER_EMAIL):
             mailed = await run_in_threadpool(box.forgot, body.email, body.lang)
             logs.audit("password_mail" if mailed else "password_mail_none")
         return Response(status_code=202)

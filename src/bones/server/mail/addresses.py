@@ -12,6 +12,7 @@ Asking for a new password answers the same whether or not an account has the add
 >>> ann, _ = Accounts(engine).sign_up("Ann", "correct horse")
 >>> addresses = Addresses(Outbox(engine), "https://bones.example")
 >>> addresses.give(ann.id, "Ann@Example.org", "en")
+'ann@example.org'
 >>> [mail.subject for mail in addresses.outbox.claim()]
 ['bones: confirm your address']
 >>> addresses.forgot("ann@example.org", "en")  # not confirmed yet: nothing is sent
@@ -33,7 +34,7 @@ from bones.server.people.accounts import Refused, reset_link
 from bones.server.store.records import hash_token
 from bones.server.store.schema import AccountRow, MailLinkRow, now
 
-__all__ = ["ADDRESS", "CONFIRM", "RESET", "Addresses"]
+__all__ = ["ADDRESS", "CONFIRM", "RESET", "Addresses", "kept_as"]
 
 ADDRESS = r"^[^@\s<>\"',;]{1,64}@[^@\s<>\"',;]+\.[^@\s<>\"',;.]+$"
 """An address as a mail server takes it (its server is asked no more than that)."""
@@ -41,6 +42,11 @@ CONFIRM = timedelta(days=1)
 """How long a confirming link works."""
 RESET = timedelta(hours=1)
 """How long a mailed password link works (the operator's lasts a day)."""
+
+
+def kept_as(email: str) -> str:
+    """An address as it is kept and looked up: trimmed, in lower case."""
+    return email.strip().lower()
 
 
 class Addresses:
@@ -51,10 +57,11 @@ class Addresses:
         self.outbox = outbox
         self.site = site.rstrip("/")
 
-    def give(self, account: int, email: str, lang: str) -> None:
+    def give(self, account: int, email: str, lang: str) -> str:
         """Set the member's address (not confirmed until its link is opened) and mail it
-        the link. A guest has none; an address confirmed by another account is refused."""
-        email = email.strip().lower()
+        the link: answers it as kept. A guest has none; an address confirmed by another
+        account is refused."""
+        email = kept_as(email)
         if len(email) > 254 or not re.fullmatch(ADDRESS, email):
             raise Refused("that is not a mail address")
         with Session(self.engine) as session, session.begin():
@@ -72,6 +79,7 @@ class Addresses:
             self.outbox.add(session, email, *letter(
                 "confirm", lang, f"{self.site}/confirm#{token}", row.name))
         self.outbox.wake.set()
+        return email
 
     def confirm(self, token: str) -> str:
         """Confirm the address a link was mailed to (once): answers it."""
@@ -99,7 +107,7 @@ class Addresses:
         """Mail a one-time link that sets a new password to the account whose confirmed
         address this is: whether one was mailed (never told to the asker)."""
         with Session(self.engine) as session, session.begin():
-            account = self._owner(session, email.strip().lower(), confirmed=True)
+            account = self._owner(session, kept_as(email), confirmed=True)
             if account is None:
                 return False
             row = session.get_one(AccountRow, account)

@@ -99,14 +99,13 @@ class Presence:
 
     def __init__(self, playing: Callable[[], Iterable[Playing]],
                  redis_url: str | None = None,
-                 seated: Callable[[int, set[str] | None], Awaitable[None]] | None = None,
+                 seated: Callable[[int], Awaitable[None]] | None = None,
                  renamed: Callable[[int, str], Awaitable[None]] | None = None,
                  devices: Callable[[int], Awaitable[set[str]]] | None = None) -> None:
         """``playing``: the players connected at this process's tables; ``seated``
-        closes the sockets of an account's seats at them (all of them for a ban, or
-        those of devices not in the set given); ``renamed`` shows an account's new name
-        at them; ``devices`` answers the devices an account is still signed in on
-        (``people.devices.live_devices``)."""
+        closes the sockets of an account's seats at them (a ban); ``renamed`` shows an
+        account's new name at them; ``devices`` answers the devices an account is still
+        signed in on (``people.devices.live_devices``)."""
         self.playing = playing
         self.seated, self.renamed, self.devices = seated, renamed, devices
         self.redis = None if redis_url is None else connect(redis_url)
@@ -167,7 +166,7 @@ class Presence:
 
     async def _expelled(self, account: int) -> None:
         if self.seated is not None:  # a seat's socket may be opened by its token alone
-            await self.seated(account, None)
+            await self.seated(account)
         for ws in list(self.held.get(account, ())):
             with suppress(Exception):
                 await ws.close(BANNED, "this account is banned")
@@ -181,12 +180,14 @@ class Presence:
             await recheck(self.redis, account)
 
     async def _rechecked(self, account: int) -> None:
-        if self.devices is None:
+        """Every socket signed in as the account passes :meth:`present` (a table's
+        too), so those held here are all there is to look at: a process holding none
+        asks the store nothing."""
+        held = self.held.get(account)
+        if self.devices is None or not held:
             return
         live = await self.devices(account)
-        if self.seated is not None:
-            await self.seated(account, live)
-        for ws, device in list(self.held.get(account, {}).items()):
+        for ws, device in list(held.items()):
             if device is not None and device not in live:
                 with suppress(Exception):
                     await ws.close(SIGNED_OUT, "this device was signed out")

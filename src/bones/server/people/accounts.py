@@ -29,6 +29,7 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Literal
 
 from sqlalchemy import bindparam, delete, exists, select, update
 from sqlalchemy.engine import Engine, Row
@@ -36,7 +37,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from bones.server.names import check_display, kept, name_key, skeleton
-from bones.server.people.devices import Where, revoke_tokens, stamp
+from bones.server.people.devices import Where, revoke_tokens, revoking, stamp
 from bones.server.people.hashing import Hasher
 from bones.server.people.invites import use, valid
 from bones.server.people.marks import marked
@@ -56,9 +57,26 @@ from bones.server.store.schema import (
     now,
 )
 
-__all__ = ["GUEST_DAYS", "NAME", "SESSION_DAYS", "Account", "Accounts", "ApiToken", "Coded",
-           "Refused", "Sanctioned", "SignupsClosed", "WordInName", "WordInText", "check_name",
-           "check_sanction", "forget_guests", "reset_link"]
+__all__ = [
+    "GUEST_DAYS",
+    "NAME",
+    "SESSION_DAYS",
+    "Account",
+    "Accounts",
+    "ApiToken",
+    "Coded",
+    "InviteNeeded",
+    "Refused",
+    "Sanctioned",
+    "Signups",
+    "SignupsClosed",
+    "WordInName",
+    "WordInText",
+    "check_name",
+    "check_sanction",
+    "forget_guests",
+    "reset_link",
+]
 
 SESSION_DAYS = 30
 """A session lasts this long after it was last renewed (renewed halfway through)."""
@@ -76,6 +94,10 @@ NAME = r"^[^\W_][\w-]{1,23}$"
 
 
 log = logging.getLogger("bones.server")
+
+
+Signups = Literal["open", "invite", "closed"]
+"""Who may sign up (``--signups``): anyone, whoever has an invitation, or nobody."""
 
 
 class Refused(ValueError):
@@ -105,10 +127,15 @@ class WordInText(Coded):
 
 
 class SignupsClosed(Coded):
-    """Sign-ups are closed (``--signups closed``), or by invitation and none valid was
-    given (``code`` ``invite_needed``)."""
+    """Sign-ups are closed (``--signups closed``)."""
 
     code, status = "signups_closed", 403
+
+
+class InviteNeeded(SignupsClosed):
+    """Sign-ups are by invitation (``--signups invite``) and none valid was given."""
+
+    code = "invite_needed"
 
 
 class Sanctioned(Coded):
@@ -217,13 +244,12 @@ class Accounts:
     """The accounts in a store. Each method is one transaction."""
 
     def __init__(self, engine: Engine, hasher: Hasher | None = None,
-                 words: Words | None = None, signups: str = "open") -> None:
+                 words: Words | None = None, signups: Signups = "open") -> None:
         self.engine = engine
         self.hasher = hasher or Hasher()
         self.words = words or Words(None)
         """The operator's refused words (``--words``): no name may hold one."""
-        self.signups = signups
-        """Who may sign up (``--signups``): ``open``, ``invite`` or ``closed``."""
+        self.signups: Signups = signups
 
     # -- signing in ----------------------------------------------------------------------
 
@@ -306,7 +332,7 @@ class Accounts:
                     session.add(row)
                 session.flush()
                 if self.signups == "invite" and not use(session, invite or "", row.id):
-                    raise SignupsClosed("this invitation has been used or has expired")
+                    raise InviteNeeded("this invitation has been used or has expired")
                 return _account(row), self._session(session, row.id, where)
         except IntegrityError:
             raise Refused(f"the name {name!r} is taken, or looks like one that is") from None
@@ -317,10 +343,8 @@ class Accounts:
         if self.signups == "closed":
             raise SignupsClosed("sign-ups are closed on this site")
         if self.signups == "invite" and not (invite and valid(self.engine, invite)):
-            error = SignupsClosed("sign-ups here are by invitation: this one is missing, "
-                                  "used or expired")
-            error.code = "invite_needed"
-            raise error
+            raise InviteNeeded("sign-ups here are by invitation: this one is missing, used "
+                               "or expired")
 
     def log_in(self, name: str, password: str, where: Where | None = None
                ) -> tuple[Account, str]:
@@ -372,9 +396,7 @@ class Accounts:
                 SessionRow.account_id == account.id,
                 SessionRow.token_hash != hash_token(token)))
             if revoke_tokens:
-                session.execute(update(TokenRow).where(
-                    TokenRow.account_id == account.id, TokenRow.revoked.is_(None))
-                    .values(revoked=now()))
+                session.execute(revoking(account.id))
 
     def reset_token(self, name: str) -> str:
         """A one-time token that sets a new password for the account called ``name``

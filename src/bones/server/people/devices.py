@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal, NamedTuple
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import Update, delete, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
@@ -32,7 +32,7 @@ from bones.server.store.records import hash_token
 from bones.server.store.schema import SessionRow, TokenRow, now
 
 __all__ = ["SEEN_EVERY", "Device", "Where", "browser_of", "device_id", "devices",
-           "live_devices", "revoke_tokens", "sign_out", "stamp"]
+           "live_devices", "revoke_tokens", "revoking", "sign_out", "stamp"]
 
 SEEN_EVERY = timedelta(minutes=5)
 """A session seen again from where it was is stamped no oftener than this."""
@@ -97,13 +97,13 @@ def stamp(row: SessionRow | TokenRow, where: Where | None) -> None:
     it)."""
     if where is None:
         return
-    moved = (row.address, row.browser) != (where.address[:45], where.browser[:40])
-    if isinstance(row, TokenRow):
-        if moved:
-            row.address, row.browser = where.address[:45], where.browser[:40]
-        return
-    if moved or row.seen is None or now() - row.seen >= SEEN_EVERY:
-        row.address, row.browser, row.seen = where.address[:45], where.browser[:40], now()
+    place = (where.address[:45], where.browser[:40])  # as the columns keep them
+    moved = (row.address, row.browser) != place
+    due = isinstance(row, SessionRow) and (row.seen is None or now() - row.seen >= SEEN_EVERY)
+    if moved or due:
+        row.address, row.browser = place
+        if isinstance(row, SessionRow):
+            row.seen = now()
 
 
 def devices(engine: Engine, account: int) -> list[Device]:
@@ -137,14 +137,20 @@ def sign_out(engine: Engine, account: int, *, only: str | None = None,
         return int(session.execute(ended).rowcount)  # type: ignore[attr-defined]
 
 
-def revoke_tokens(engine: Engine, account: int, only: int | None = None) -> int:
-    """Revoke the account's API token numbered ``only``, or every one: how many were."""
+def revoking(account: int, only: int | None = None) -> Update:
+    """The statement that revokes the account's API token numbered ``only``, or every
+    one not yet revoked, now (for a transaction of the caller's: a ban, a new password)."""
     revoked = update(TokenRow).where(TokenRow.account_id == account,
                                      TokenRow.revoked.is_(None))
     if only is not None:
         revoked = revoked.where(TokenRow.id == only)
+    return revoked.values(revoked=now())
+
+
+def revoke_tokens(engine: Engine, account: int, only: int | None = None) -> int:
+    """Revoke the account's API token numbered ``only``, or every one: how many were."""
     with Session(engine) as session, session.begin():
-        return int(session.execute(revoked.values(revoked=now())).rowcount)  # type: ignore[attr-defined]
+        return int(session.execute(revoking(account, only)).rowcount)  # type: ignore[attr-defined]
 
 
 def live_devices(engine: Engine, account: int) -> set[str]:

@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from bones.server.names import name_key
+from bones.server.people.moderation import UNTIL
 from bones.server.store.schema import (
     FOR_GOOD,
     AccountRow,
@@ -31,11 +32,6 @@ from bones.server.store.schema import (
 )
 
 __all__ = ["Found", "Held", "held", "search"]
-
-UNTIL = {"mute": AccountRow.muted_until, "suspend": AccountRow.suspended_until,
-         "ban": AccountRow.banned_until}
-"""The account's column that holds each lasting sanction's end."""
-
 
 @dataclass(frozen=True)
 class Found:
@@ -87,13 +83,13 @@ def search(engine: Engine, text: str = "", limit: int = 50, guests: bool = False
                       max(filter(None, (seen.get(row.id), used.get(row.id))), default=None),
                       games.get(row.id, 0),
                       [kind for kind, column in UNTIL.items()
-                       if (end := getattr(row, column.key)) is not None and end > at])
+                       if (end := getattr(row, column)) is not None and end > at])
                 for row in rows]
 
 
 def held(engine: Engine, kind: str = "ban", limit: int = 200) -> list[Held]:
     """Every account a sanction of ``kind`` holds now, the latest given first."""
-    column = UNTIL[kind]
+    column = getattr(AccountRow, UNTIL[kind])
     at = now()
     with Session(engine) as session:
         latest = (select(SanctionRow.account_id, func.max(SanctionRow.id).label("id"))

@@ -37,7 +37,7 @@ from sqlalchemy.orm import Session, aliased
 
 from bones.server import logs
 from bones.server.names import name_key
-from bones.server.people.devices import devices
+from bones.server.people.devices import devices, revoking
 from bones.server.people.marks import mark, unmark
 from bones.server.people.quotas import REPORTS as LIMIT_REPORTS
 from bones.server.people.renaming import KEPT_DAYS, show_as
@@ -59,11 +59,10 @@ from bones.server.store.schema import (
     SanctionRow,
     SessionRow,
     TableRow,
-    TokenRow,
     now,
 )
 
-__all__ = ["KINDS", "OPERATOR", "REPORTS", "ROLES", "Moderation", "Unknown", "named_row"]
+__all__ = ["KINDS", "OPERATOR", "REPORTS", "ROLES", "UNTIL", "Moderation", "Unknown", "named_row"]
 
 OPERATOR = "operator"
 """Who acts in the audit log when it is the operator (``bones admin``)."""
@@ -76,7 +75,7 @@ REPORTS = ("chat", "player", "name", "game")
 """What a player may report: a chat line, a player's conduct, their name, a game."""
 WARNED_DAYS = 7
 """Days a warning is shown to the player."""
-_UNTIL = {"mute": "muted_until", "suspend": "suspended_until", "ban": "banned_until"}
+UNTIL = {"mute": "muted_until", "suspend": "suspended_until", "ban": "banned_until"}
 """The account's column that holds each lasting sanction's end."""
 
 
@@ -166,14 +165,12 @@ class Moderation:
         until = None if minutes is None or kind == "warn" else at + timedelta(minutes=minutes)
         with Session(self.engine) as session, session.begin():
             row = named_row(session, name)
-            if kind in _UNTIL:
-                setattr(row, _UNTIL[kind], until or FOR_GOOD)
+            if kind in UNTIL:
+                setattr(row, UNTIL[kind], until or FOR_GOOD)
             if kind == "ban":
                 mark(session, row.id, until)  # its browsers and addresses, as guests
                 session.execute(delete(SessionRow).where(SessionRow.account_id == row.id))
-                session.execute(update(TokenRow).where(
-                    TokenRow.account_id == row.id, TokenRow.revoked.is_(None))
-                    .values(revoked=at))
+                session.execute(revoking(row.id))
             sanction = SanctionRow(account_id=row.id, kind=kind, reason=reason, by=by, at=at,
                                    until=until)
             session.add(sanction)
@@ -186,8 +183,8 @@ class Moderation:
         """End the account's sanctions of this kind now (``unban``, ``unmute``): how
         many were in force. What the operator gave only the operator lifts
         (``PermissionError`` for a moderator): roles nest, the operator's above."""
-        if kind not in _UNTIL:
-            raise ValueError(f"only {', '.join(_UNTIL)} can be lifted")
+        if kind not in UNTIL:
+            raise ValueError(f"only {', '.join(UNTIL)} can be lifted")
         at = now()
         with Session(self.engine) as session, session.begin():
             row = named_row(session, name)
@@ -197,7 +194,7 @@ class Moderation:
             if by != OPERATOR and session.scalar(select(SanctionRow.id).where(
                     *in_force, SanctionRow.by == OPERATOR).limit(1)) is not None:
                 raise PermissionError(f"the operator's {kind} is lifted by the operator only")
-            setattr(row, _UNTIL[kind], None)
+            setattr(row, UNTIL[kind], None)
             if kind == "ban":
                 unmark(session, row.id)
             done = session.execute(update(SanctionRow).where(*in_force).values(lifted=at))

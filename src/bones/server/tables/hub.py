@@ -46,7 +46,7 @@ from bones.server.protocol import (
     TableInfo,
 )
 from bones.server.sites.cluster import CallError, Cluster, Elsewhere
-from bones.server.sockets.allowance import BANNED, SIGNED_OUT, Allowance
+from bones.server.sockets.allowance import BANNED, Allowance
 from bones.server.sockets.sending import Socket
 from bones.server.store.records import Store, hash_token
 from bones.server.store.writer import Writer
@@ -433,20 +433,14 @@ class Hub:
                 return None
         return None if live is None else showing.info(live.table)
 
-    async def expel(self, account: int, devices: set[str] | None = None) -> None:
+    async def expel(self, account: int) -> None:
         """Close the sockets at this process's tables of the account's seats, or signed
-        in as it (a moderator banned it); with ``devices``, only those signed in from
-        another device (its player signed that one out: ``Presence.recheck``)."""
+        in as it (a moderator banned it)."""
         for live in list(self.tables.values()):
             seats = live.table.seats
             for conn in list(live.conns):
-                signed = conn.viewer is not None and conn.viewer.account == account
-                if devices is not None:
-                    if signed and conn.device is not None and conn.device not in devices:
-                        with contextlib.suppress(Exception):
-                            await conn.ws.close(SIGNED_OUT, "this device was signed out")
-                    continue
-                if signed or (conn.seat is not None and seats[conn.seat].account_id == account):
+                ours = conn.seat is not None and seats[conn.seat].account_id == account
+                if ours or (conn.viewer is not None and conn.viewer.account == account):
                     with contextlib.suppress(Exception):
                         await conn.ws.close(BANNED, "this account is banned")
 

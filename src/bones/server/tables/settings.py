@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from bones.server.people.accounts import Signups
+
 __all__ = ["Limited", "Settings", "Unavailable"]
 
 
@@ -77,7 +79,7 @@ class Settings:
     redis: str | None = None
     """Redis URL: the bots' jobs go on its queue, for this server's ``bot_workers`` and
     every ``bones worker`` to take (``fleet.py``)."""
-    signups: str = "open"
+    signups: Signups = "open"
     """Who may sign up: anyone (``open``), whoever has an operator's invitation
     (``invite``: ``bones admin invite``), or nobody (``closed``); guests play either way."""
     smtp: str | None = None
