@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from sqlalchemy import Update, delete, select, update
@@ -71,9 +72,11 @@ class Device:
     seen: datetime | None
 
 
+@lru_cache(maxsize=1024)
 def browser_of(user_agent: str) -> str:
     """A browser's name and system from its User-Agent (``Firefox · Android``), or a
-    program's first product token (``python-httpx``); empty when it says nothing."""
+    program's first product token (``python-httpx``); empty when it says nothing. Asked
+    on every signed-in request, of a few strings: each is read once."""
     if not user_agent.startswith("Mozilla/"):
         return user_agent.split("/", 1)[0].split(" ", 1)[0][:40]
     products = dict(re.findall(r"([A-Za-z][\w.-]*)/([\w.]+)", user_agent))
