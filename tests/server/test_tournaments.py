@@ -14,6 +14,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -319,6 +320,8 @@ def test_an_arena_runs_to_its_end_and_its_standings_are_the_games(server: Server
     assert server.get(f"/api/tournaments/{made['id']}")["state"] == "upcoming"
     played = in_threads([lambda c=c, n=n: play_tournament(server, c, made["id"], n)
                          for n, c in enumerate(clients)])
+    _shown_over(server, made["id"], "standings", lambda rows: not any(
+        row["playing"] for row in rows))
     board = server.get(f"/api/tournaments/{made['id']}/standings")
     assert sorted(row["name"] for row in board) == sorted(names)
     assert [row["score"] for row in board] == sorted((r["score"] for r in board), reverse=True)
@@ -367,7 +370,20 @@ def _in_rounds(server: Server, kind: str, players: int, variant: str = "draw",
     assert server.get(f"/api/tournaments/{tid}")["state"] == "finished"
     late = clients[0].post(f"/api/tournaments/{tid}/join")
     assert late.status_code == 409
+    _shown_over(server, tid, "rounds", lambda drawn: all(
+        t["points"] is not None for r in drawn for t in r["tables"]))
     return tid, names, played
+
+
+def _shown_over(server: Server, tid: str, part: str, over: Callable[[Any], bool]) -> None:
+    """Wait for the process's look at a finished tournament to be made after its end:
+    its standings and rounds are read from a look at most a second or two old (made
+    again later still on a busy machine), so the first read after the end may show the
+    last games being played."""
+    deadline = time.monotonic() + 60
+    while not over(server.get(f"/api/tournaments/{tid}/{part}")):
+        assert time.monotonic() < deadline, f"the {part} were never shown over"
+        time.sleep(0.2)
 
 
 def test_a_swiss_of_nine_runs_its_four_rounds(server: Server) -> None:

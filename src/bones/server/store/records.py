@@ -326,8 +326,8 @@ class Store:
         with Session(self.engine) as session:
             rows = list(session.scalars(query))
             ids = {a for row in rows for a in row.accounts or [] if a is not None}
-            named = dict(session.execute(select(AccountRow.id, AccountRow.name)
-                                         .where(AccountRow.id.in_(ids))).tuples().all())
+            named: dict[int, str] = dict(session.execute(
+                select(AccountRow.id, AccountRow.name).where(AccountRow.id.in_(ids))).all())
             session.expunge_all()
         for row in rows:  # a game played as a guest is listed under the name taken since
             row.names = names_of(row.names, row.accounts, named)
