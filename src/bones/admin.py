@@ -96,8 +96,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         command.add_argument("--reason", required=True)
     bans = actions.add_parser("bans", help="the accounts a ban (or --kind) holds now")
     bans.add_argument("--kind", choices=LASTING, default="ban")
-    users = actions.add_parser("users", help="accounts whose name holds TEXT: signed up, "
-                               "last seen, games, sanctions in force")
+    users = actions.add_parser("users", help="accounts whose name holds TEXT (or that gave "
+                               "the address TEXT): signed up, last seen, games, sanctions "
+                               "in force, address")
     users.add_argument("text", nargs="?", default="")
     users.add_argument("--guests", action="store_true", help="guests too")
     users.add_argument("--limit", type=int, default=50)
@@ -179,11 +180,12 @@ def _act(args: argparse.Namespace, moderation: Any, accounts: Any) -> int:
                  _minute(h.at)) for h in held(accounts.engine, args.kind)],
                f"whom a {args.kind} holds now, latest first")
     elif action == "users":
-        _print(["name", "signed up", "last seen", "games", "in force"],
+        _print(["name", "signed up", "last seen", "games", "in force", "address"],
                [(f.name + (" (guest)" if f.guest else ""), _minute(f.created),
-                 "" if f.seen is None else _minute(f.seen), str(f.games), " ".join(f.sanctions))
+                 "" if f.seen is None else _minute(f.seen), str(f.games), " ".join(f.sanctions),
+                 f.email or "")
                 for f in search(accounts.engine, args.text, args.limit, args.guests)],
-               f"accounts whose name holds {args.text!r}" if args.text else "accounts")
+               f"accounts found by {args.text!r}" if args.text else "accounts")
     elif action == "rename":
         account = moderation.account(args.name)[0]
         new = moderation.rename(OPERATOR, args.name, args.reason)

@@ -384,6 +384,25 @@ def sqlite_url(path: Path) -> str:
     return f"sqlite:///{path}"
 
 
+def admin_run(db: str, *args: str, env: dict[str, str] | None = None
+              ) -> subprocess.CompletedProcess[str]:
+    """``bones admin`` on the store ``db`` as an operator's script runs it: its output
+    to a pipe, none of the site's settings this process may hold (``COLUMNS``,
+    ``BONES_ORIGIN``, ``BONES_CONFIG``) but those in ``env``."""
+    clean = {k: v for k, v in os.environ.items()
+             if k not in ("COLUMNS", "BONES_ORIGIN", "BONES_CONFIG")}
+    return subprocess.run([sys.executable, "-m", "bones", "admin", "--db", db, *args],
+                          capture_output=True, text=True, timeout=60,
+                          env={**clean, **(env or {})})
+
+
+def admin(db: str, *args: str) -> str:
+    """What ``bones admin`` on the store ``db`` printed, once it succeeded."""
+    done = admin_run(db, *args)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 class Worker:
     """``bones worker`` taking the bots' jobs from the Redis at ``url``."""
 

@@ -24,7 +24,7 @@ from bones.server.mail.addresses import Addresses
 from bones.server.mail.outbox import BACKOFF, Outbox
 from bones.server.people.accounts import Accounts
 from bones.server.store.records import Store
-from tests.server.live import Server, free_port, sqlite_url
+from tests.server.live import Server, admin, free_port, sqlite_url
 
 PASSWORD = "correct horse"
 
@@ -112,6 +112,13 @@ def test_a_forgotten_password_comes_back_by_mail(
     assert ann.get("/api/me").status_code == 401  # every other session signed out
     assert other_device.get("/api/me").status_code == 401
     assert site.account("Ann", "battery staple").get("/api/me").json()["name"] == "Ann"
+    found = admin(site.db, "users", "ANN@example.org")  # "users" finds by the whole address
+    assert "│ Ann " in found and "ann@example.org" in found
+    assert "│ Ann " not in admin(site.db, "users", "example.org")  # never by a piece
+    moderator = site.account("Mod")
+    admin(site.db, "grant", "Mod", "moderator")
+    listed = moderator.get("/api/mod/players", params={"q": "ann@example.org"}).json()
+    assert [f["name"] for f in listed] == ["Ann"] and "ann@example.org" not in str(listed)
 
 
 def test_a_mail_server_away_delays_a_mail_and_loses_none(

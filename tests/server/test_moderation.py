@@ -6,28 +6,16 @@ process of a site."""
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from bones.server.sockets.allowance import BANNED
-from tests.server.live import Client, Message, Server, closed_code, sqlite_url
+from tests.server.live import Client, Message, Server, admin, closed_code, sqlite_url
 
 ORIGIN = {"origin": "https://elsewhere.example"}
-
-
-def _admin(db: str, *args: str) -> str:
-    """``bones admin`` on the store: what it printed."""
-    done = subprocess.run([sys.executable, "-m", "bones", "admin", "--db", db, *args],
-                          capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "COLUMNS": "250"})
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def _name(prefix: str) -> str:
@@ -37,7 +25,7 @@ def _name(prefix: str) -> str:
 def _moderator(server: Server) -> httpx.Client:
     name = _name("Mod")
     client = server.account(name)
-    assert name in _admin(server.db, "grant", name, "moderator")
+    assert name in admin(server.db, "grant", name, "moderator")
     return client
 
 
@@ -224,11 +212,11 @@ def test_a_deleted_line_is_not_shown_again_and_the_audit_holds_every_action(
 def test_the_operator_grants_bans_and_gives_a_password_link(server: Server) -> None:
     name = _name("Ops")
     player = server.account(name)
-    assert "no roles" in _admin(server.db, "revoke", name, "moderator")
-    link = _admin(server.db, "reset-password", name, "--site", server.url).strip()
+    assert "no roles" in admin(server.db, "revoke", name, "moderator")
+    link = admin(server.db, "reset-password", name, "--site", server.url).strip()
     assert link.startswith(f"{server.url}/reset#")
     token = link.split("#", 1)[1]
-    assert "session" in _admin(server.db, "sessions", name)
+    assert "session" in admin(server.db, "sessions", name)
     fresh = httpx.Client(base_url=server.url)
     set_new = fresh.post("/api/password/reset", json={"token": token, "new": "new horse!"})
     assert set_new.status_code == 200 and set_new.json()["name"] == name
@@ -236,12 +224,12 @@ def test_the_operator_grants_bans_and_gives_a_password_link(server: Server) -> N
     assert fresh.get("/api/me").json()["name"] == name
     assert fresh.post("/api/password/reset", json={
         "token": token, "new": "third horse"}).status_code == 404  # once only
-    assert "is banned" in _admin(server.db, "ban", name, "--reason", "operator's test",
+    assert "is banned" in admin(server.db, "ban", name, "--reason", "operator's test",
                                  "--minutes", "5")
     assert fresh.get("/api/me").status_code == 401
-    audit = _admin(server.db, "audit", "--name", name)
+    audit = admin(server.db, "audit", "--name", name)
     assert "ban" in audit and "reset" in audit and "revoke" in audit
-    _admin(server.db, "unban", name, "--reason", "done")
+    admin(server.db, "unban", name, "--reason", "done")
     assert server.account(name, "new horse!").get("/api/me").json()["name"] == name
 
 
@@ -252,11 +240,11 @@ def test_the_operator_finds_sanctions_renames_and_closes_accounts(server: Server
     ``rename`` and ``close`` act on request; every action is in the audit log."""
     stem = _name("Tool")
     loud, quiet = server.account(f"{stem}a"), server.account(f"{stem}b")
-    assert "is muted for 60 minutes" in _admin(server.db, "mute", f"{stem}a", "--minutes",
+    assert "is muted for 60 minutes" in admin(server.db, "mute", f"{stem}a", "--minutes",
                                                "60", "--reason", "shouting")
-    assert "is suspended" in _admin(server.db, "suspend", f"{stem}b", "--reason", "bots")
-    assert "is warned" in _admin(server.db, "warn", f"{stem}b", "--reason", "be kind")
-    found = _admin(server.db, "users", stem.lower())
+    assert "is suspended" in admin(server.db, "suspend", f"{stem}b", "--reason", "bots")
+    assert "is warned" in admin(server.db, "warn", f"{stem}b", "--reason", "be kind")
+    found = admin(server.db, "users", stem.lower())
     rows = {line.split("│")[1].strip(): line for line in found.splitlines() if stem in line}
     assert set(rows) == {f"{stem}a", f"{stem}b"}
     assert "mute" in rows[f"{stem}a"] and "suspend" in rows[f"{stem}b"]
@@ -265,19 +253,19 @@ def test_the_operator_finds_sanctions_renames_and_closes_accounts(server: Server
     inbox = quiet.get("/api/notifications").json()["items"]
     assert {n["sanction"]["kind"] for n in inbox if n["kind"] == "sanction"} == {
         "suspend", "warn"}
-    assert f"{stem}a: 1 mute lifted" in _admin(server.db, "lift", f"{stem}a", "mute",
+    assert f"{stem}a: 1 mute lifted" in admin(server.db, "lift", f"{stem}a", "mute",
                                                "--reason", "calmed down")
     assert loud.get("/api/me").json()["sanctions"] == []
-    _admin(server.db, "ban", f"{stem}a", "--reason", "came back shouting", "--minutes", "90")
-    bans = _admin(server.db, "bans")
+    admin(server.db, "ban", f"{stem}a", "--reason", "came back shouting", "--minutes", "90")
+    bans = admin(server.db, "bans")
     assert f"{stem}a" in bans and "came back shouting" in bans and f"{stem}b" not in bans
-    assert f"{stem}b" in _admin(server.db, "bans", "--kind", "suspend")
-    renamed = _admin(server.db, "rename", f"{stem}b", "--reason", "asked").split()[-1]
+    assert f"{stem}b" in admin(server.db, "bans", "--kind", "suspend")
+    renamed = admin(server.db, "rename", f"{stem}b", "--reason", "asked").split()[-1]
     assert renamed.startswith("Player") and quiet.get("/api/me").json()["name"] == renamed
-    assert "is closed" in _admin(server.db, "close", renamed, "--reason", "asked by mail")
+    assert "is closed" in admin(server.db, "close", renamed, "--reason", "asked by mail")
     assert quiet.get("/api/me").status_code == 401
-    assert f"│ {renamed} " not in _admin(server.db, "users", renamed)  # closed: nobody's
-    audit = _admin(server.db, "audit", "--limit", "20")
+    assert f"│ {renamed} " not in admin(server.db, "users", renamed)  # closed: nobody's
+    audit = admin(server.db, "audit", "--limit", "20")
     for action in ("mute", "unmute", "suspend", "warn", "ban", "rename", "close"):
         assert f" {action} " in audit, action
 
@@ -288,7 +276,7 @@ def test_a_ban_holds_on_every_process_at_once(site: list[Server]) -> None:
     first, second, third = site
     offender, rude, _, _, at_second, lobby = _at_a_table_and_the_lobby(third, second, "Far")
     moderator = first.account(_name("Mod"))
-    _admin(first.db, "grant", moderator.get("/api/me").json()["name"], "moderator")
+    admin(first.db, "grant", moderator.get("/api/me").json()["name"], "moderator")
     _act(moderator, offender, "ban", minutes=60)
     assert closed_code(at_second) == BANNED and closed_code(lobby) == BANNED
     for server in site:
@@ -308,7 +296,7 @@ def test_a_rename_is_shown_at_once_at_a_table_another_process_holds(
     first, second, third = site
     offender, _, table, _, mine, _ = _at_a_table_and_the_lobby(third, second, "Ren")
     moderator = first.account(_name("Mod"))
-    _admin(first.db, "grant", moderator.get("/api/me").json()["name"], "moderator")
+    admin(first.db, "grant", moderator.get("/api/me").json()["name"], "moderator")
     renamed = moderator.post(f"/api/mod/players/{offender}/rename",
                              json={"reason": "offensive"}).json()["name"]
     shown = mine.until(lambda m: m["type"] == "state"

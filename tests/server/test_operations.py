@@ -10,9 +10,6 @@ from __future__ import annotations
 import io
 import json
 import logging
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
@@ -22,7 +19,7 @@ from bones.cli import main
 from bones.server import logs
 from bones.server.store.backup import BackupError, backup
 from bones.server.store.records import Store
-from tests.server.live import Server, sqlite_url
+from tests.server.live import Server, admin_run, sqlite_url
 
 PASSWORD = "correct horse"
 
@@ -56,29 +53,19 @@ def test_two_backups_never_write_one_file(tmp_path: Path) -> None:
     store.engine.dispose()
 
 
-def _admin(db: str, *args: str, env: dict[str, str] | None = None
-           ) -> subprocess.CompletedProcess[str]:
-    """``bones admin`` on the store, its output going to a pipe (no COLUMNS)."""
-    clean = {k: v for k, v in os.environ.items()
-             if k not in ("COLUMNS", "BONES_ORIGIN", "BONES_CONFIG")}
-    return subprocess.run([sys.executable, "-m", "bones", "admin", "--db", db, *args],
-                          capture_output=True, text=True, timeout=60,
-                          env={**clean, **(env or {})})
-
-
 def test_the_password_link_goes_to_the_configured_site(tmp_path: Path) -> None:
     db = sqlite_url(tmp_path / "site.db")
     store = Store(db)
     from bones.server.people.accounts import Accounts
     Accounts(store.engine).sign_up("Anna", PASSWORD)
     store.engine.dispose()
-    unsaid = _admin(db, "reset-password", "Anna")
+    unsaid = admin_run(db, "reset-password", "Anna")
     assert unsaid.returncode == 1 and "which site?" in unsaid.stderr  # never a made-up one
     config = tmp_path / "bones.toml"
     config.write_text('[serve]\norigin = ["https://bones.example"]\n')
-    link = _admin(db, "reset-password", "Anna", env={"BONES_CONFIG": str(config)})
+    link = admin_run(db, "reset-password", "Anna", env={"BONES_CONFIG": str(config)})
     assert link.stdout.startswith("https://bones.example/reset#"), link
-    link = _admin(db, "reset-password", "Anna", env={"BONES_ORIGIN": "https://b.example"})
+    link = admin_run(db, "reset-password", "Anna", env={"BONES_ORIGIN": "https://b.example"})
     assert link.stdout.startswith("https://b.example/reset#"), link
 
 
@@ -94,7 +81,7 @@ def test_the_admin_tables_are_whole_in_a_pipe(tmp_path: Path) -> None:
             "note": reason.strip()}).status_code == 201
     finally:
         server.stop()
-    shown = _admin(db, "reports")
+    shown = admin_run(db, "reports")
     assert shown.returncode == 0, shown.stderr
     assert reason.strip() in shown.stdout
 

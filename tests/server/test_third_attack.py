@@ -8,8 +8,6 @@ anyone with its id. Each test fails on the code before the fix."""
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -33,7 +31,7 @@ from bones.server.store.results import PROVISIONAL, damped
 from bones.server.store.schema import RatingRow, now
 from bones.server.tournaments.entries import Tournaments
 from bones.server.tournaments.games import Planned, TournamentGames
-from tests.server.live import Client, Server, both_move, play_out, sqlite_url
+from tests.server.live import Client, Server, admin, both_move, play_out, sqlite_url
 
 PASSWORD = "correct horse"
 
@@ -263,19 +261,13 @@ def test_reports_are_limited_a_day(tmp_path: Path) -> None:
         moderation.report(reporter.id, "player", "rude", name="Other20")
 
 
-def _admin(db: str, *args: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "bones", "admin", "--db", db, *args],
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-
-
 def test_roles_nest(server: Server) -> None:
     """A moderator's API token is refused every moderator route; a moderator cannot lift
     the operator's ban, nor act on another moderator."""
     mod_name, player = _tag("Mod"), _tag("Pl")
     moderator = server.account(mod_name)
     server.account(player)
-    _admin(server.db, "grant", mod_name, "moderator")
+    admin(server.db, "grant", mod_name, "moderator")
     token = moderator.post("/api/tokens", json={"label": "my bot"}).json()["token"]
     bearer = {"authorization": f"Bearer {token}"}
     for path in ("/api/mod/reports", "/api/mod/audit", f"/api/mod/players/{player}"):
@@ -283,13 +275,13 @@ def test_roles_nest(server: Server) -> None:
     warned = httpx.post(f"{server.url}/api/mod/players/{player}/sanctions", headers=bearer,
                         json={"kind": "warn", "reason": "by token"})
     assert warned.status_code == 403
-    _admin(server.db, "ban", player, "--reason", "the operator's")
+    admin(server.db, "ban", player, "--reason", "the operator's")
     lifted = moderator.post(f"/api/mod/players/{player}/lift",
                             json={"kind": "ban", "reason": "a friend"})
     assert lifted.status_code == 403 and "operator" in lifted.text
     other = _tag("Mod")
     server.account(other)
-    _admin(server.db, "grant", other, "moderator")
+    admin(server.db, "grant", other, "moderator")
     assert moderator.post(f"/api/mod/players/{other}/lift",
                           json={"kind": "mute", "reason": "x"}).status_code == 403
 

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
 from playwright.sync_api import Browser, Page
 
-from tests.server.live import Server, sqlite_url
+from tests.server.live import Server, admin, sqlite_url
 from tests.web.conftest import DESKTOP
 from tests.web.driver import READ, Player, sign_in
 
@@ -243,9 +241,7 @@ def test_sign_ups_by_invitation_in_the_browser(browser: Browser, tmp_path: Path)
         note.wait_for()
         assert "by invitation" in note.inner_text() and page.locator("#signup").count() == 0
         assert page.locator("#login").count() == 1
-        link = subprocess.run([sys.executable, "-m", "bones", "admin", "--db", site.db, "invite",
-                               "--site", site.url], capture_output=True, text=True, check=True,
-                              timeout=60).stdout.strip()
+        link = admin(site.db, "invite", "--site", site.url).strip()
         page.goto(link)
         page.reload()  # a new fragment alone does not load the page again
         _account_form(page, "signup", "Invited", PASSWORD)

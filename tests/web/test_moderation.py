@@ -7,13 +7,11 @@ once; the audit log shows both actions."""
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 import time
 
 from playwright.sync_api import Browser, Page
 
-from tests.server.live import Server
+from tests.server.live import Server, admin
 from tests.web.conftest import DESKTOP, PHONE
 from tests.web.driver import Player, sign_in
 
@@ -27,8 +25,7 @@ def _say(page: Page, text: str) -> None:
 
 def _moderator(web: Server, page: Page, name: str) -> None:
     sign_in(page, web.url, name)
-    subprocess.run([sys.executable, "-m", "bones", "admin", "--db", web.db, "grant", name,
-                    "moderator"], check=True, capture_output=True, timeout=60)
+    admin(web.db, "grant", name, "moderator")
 
 
 def test_a_report_is_acted_on_and_a_ban_ends_the_offenders_table(

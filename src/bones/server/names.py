@@ -31,7 +31,8 @@ from importlib import resources
 
 from confusable_homoglyphs import categories, confusables
 
-__all__ = ["BLANK", "check_display", "folded", "kept", "letters", "name_key", "skeleton"]
+__all__ = ["BLANK", "address_key", "check_display", "folded", "kept", "letters", "name_key",
+           "skeleton"]
 
 BLANK = frozenset(chr(c) for c in (0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x034F, 0x17B4,
                                    0x17B5, 0x180B, 0x180C, 0x180D, 0x180F,
@@ -68,6 +69,12 @@ def _classes() -> dict[str, str]:
 def name_key(name: str) -> str:
     """The form names are looked up in: "Ann", "ANN" and "ann" are one player."""
     return unicodedata.normalize("NFC", name).casefold()
+
+
+def address_key(email: str) -> str:
+    """The form mail addresses are kept and looked up in: trimmed, in lower case (a
+    member who gave "Ann@Example.org" is found by "ann@example.org")."""
+    return email.strip().lower()
 
 
 def skeleton(name: str) -> str:

@@ -176,10 +176,11 @@ def community_router(moderation: Moderation, presence: Presence, accounts: Accou
         await stored(moderation.resolve, me.name, report_id, body.reason)
 
     @router.get("/api/mod/players", responses=NOT_A_MODERATOR)
-    async def find(_: Moderator, q: str = Query(default="", max_length=24),
+    async def find(_: Moderator, q: str = Query(default="", max_length=254),
                    limit: int = Query(default=50, ge=1, le=200)) -> list[FoundInfo]:
-        """The accounts whose name holds ``q`` (any case), members first by name, then
-        guests: when each signed up and was last seen, its games, what holds it now."""
+        """The accounts whose name holds ``q`` (any case), or that gave the whole address
+        ``q``, members first by name, then guests: when each signed up and was last
+        seen, its games, what holds it now (never the address itself)."""
         return [FoundInfo(name=f.name, guest=f.guest, created=f.created.isoformat(),
                           seen=None if f.seen is None else f.seen.isoformat(), games=f.games,
                           sanctions=f.sanctions)

@@ -19,8 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bones.server import logs
 from bones.server.edge.auth import InSession, attempt, client_address
-from bones.server.mail.addresses import Addresses, kept_as
+from bones.server.mail.addresses import Addresses
 from bones.server.mail.letters import LANGUAGES
+from bones.server.names import address_key
 from bones.server.people.accounts import Refused
 from bones.server.protocol import BAD_BODY
 from bones.server.sites.counting import limit_storage
@@ -139,7 +140,7 @@ def mail_router(addresses: Addresses | None, redis: str | None) -> APIRouter:
         if not await allowed(f"forgot:address:{client_address(request)}", PER_ADDRESS):
             raise HTTPException(429, "too many requests from this address; try again later",
                                 {"Retry-After": "600"})
-        if await allowed(f"forgot:email:{kept_as(body.email)}", PER_EMAIL):
+        if await allowed(f"forgot:email:{address_key(body.email)}", PER_EMAIL):
             mailed = await run_in_threadpool(box.forgot, body.email, body.lang)
             logs.audit("password_mail" if mailed else "password_mail_none")
         return Response(status_code=202)

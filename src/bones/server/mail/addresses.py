@@ -30,11 +30,12 @@ from sqlalchemy.orm import Session
 
 from bones.server.mail.letters import ABOUT, letter
 from bones.server.mail.outbox import Outbox
+from bones.server.names import address_key
 from bones.server.people.accounts import Refused, reset_link
 from bones.server.store.records import hash_token
 from bones.server.store.schema import AccountRow, MailLinkRow, now
 
-__all__ = ["ADDRESS", "CONFIRM", "RESET", "Addresses", "kept_as"]
+__all__ = ["ADDRESS", "CONFIRM", "RESET", "Addresses"]
 
 ADDRESS = r"^[^@\s<>\"',;]{1,64}@[^@\s<>\"',;]+\.[^@\s<>\"',;.]+$"
 """An address as a mail server takes it (its server is asked no more than that)."""
@@ -42,11 +43,6 @@ CONFIRM = timedelta(days=1)
 """How long a confirming link works."""
 RESET = timedelta(hours=1)
 """How long a mailed password link works (the operator's lasts a day)."""
-
-
-def kept_as(email: str) -> str:
-    """An address as it is kept and looked up: trimmed, in lower case."""
-    return email.strip().lower()
 
 
 class Addresses:
@@ -61,7 +57,7 @@ class Addresses:
         """Set the member's address (not confirmed until its link is opened) and mail it
         the link: answers it as kept. A guest has none; an address confirmed by another
         account is refused."""
-        email = kept_as(email)
+        email = address_key(email)
         if len(email) > 254 or not re.fullmatch(ADDRESS, email):
             raise Refused("that is not a mail address")
         with Session(self.engine) as session, session.begin():
@@ -107,7 +103,7 @@ class Addresses:
         """Mail a one-time link that sets a new password to the account whose confirmed
         address this is: whether one was mailed (never told to the asker)."""
         with Session(self.engine) as session, session.begin():
-            account = self._owner(session, kept_as(email), confirmed=True)
+            account = self._owner(session, address_key(email), confirmed=True)
             if account is None:
                 return False
             row = session.get_one(AccountRow, account)

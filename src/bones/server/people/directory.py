@@ -1,6 +1,7 @@
 """Finding people, as the operator and the moderators do: accounts by a piece of their
-name, with when each signed up and was last seen, how many games it played and what
-sanctions hold it; and every account a sanction of one kind holds now.
+name or by their whole mail address, with when each signed up and was last seen, how
+many games it played and what sanctions hold it; and every account a sanction of one
+kind holds now.
 
 >>> from bones.server.store.records import Store
 >>> from bones.server.people.accounts import Accounts
@@ -8,6 +9,8 @@ sanctions hold it; and every account a sanction of one kind holds now.
 >>> _ = Accounts(engine).sign_up("Anna", "correct horse")
 >>> [(found.name, found.games, found.sanctions) for found in search(engine, "ANN")]
 [('Anna', 0, [])]
+>>> [found.name for found in search(engine, "anna@example.org")]  # none gave it
+[]
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from bones.server.names import name_key
+from bones.server.names import address_key, name_key
 from bones.server.people.moderation import UNTIL
 from bones.server.store.schema import (
     FOR_GOOD,
@@ -36,7 +39,8 @@ __all__ = ["Found", "Held", "held", "search"]
 @dataclass(frozen=True)
 class Found:
     """An account as a search lists it: ``seen`` is its last session's or token's use,
-    ``sanctions`` the kinds in force now (``ban``, ``mute``, ``suspend``)."""
+    ``sanctions`` the kinds in force now (``ban``, ``mute``, ``suspend``), ``email`` the
+    address it gave (confirmed or not; the operator is shown it, a moderator is not)."""
 
     name: str
     guest: bool
@@ -44,6 +48,7 @@ class Found:
     seen: datetime | None
     games: int
     sanctions: list[str]
+    email: str | None = None
 
 
 @dataclass(frozen=True)
@@ -60,10 +65,15 @@ class Held:
 
 def search(engine: Engine, text: str = "", limit: int = 50, guests: bool = False
            ) -> list[Found]:
-    """The accounts whose name holds ``text`` (any case; every account for none),
-    members first by name, guests only with ``guests``."""
-    key = name_key(text).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    query = select(AccountRow).where(AccountRow.name_key.like(f"%{key}%", escape="\\"))
+    """The accounts whose name holds ``text`` (any case; every account for none), or
+    with an ``@`` in it the account that gave that whole address (a piece of one finds
+    nothing: an address is not for browsing), members first by name, guests only with
+    ``guests``."""
+    if "@" in text:
+        query = select(AccountRow).where(AccountRow.email == address_key(text))
+    else:
+        key = name_key(text).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        query = select(AccountRow).where(AccountRow.name_key.like(f"%{key}%", escape="\\"))
     if not guests:
         query = query.where(AccountRow.password.is_not(None))
     with Session(engine) as session:
@@ -83,7 +93,8 @@ def search(engine: Engine, text: str = "", limit: int = 50, guests: bool = False
                       max(filter(None, (seen.get(row.id), used.get(row.id))), default=None),
                       games.get(row.id, 0),
                       [kind for kind, column in UNTIL.items()
-                       if (end := getattr(row, column)) is not None and end > at])
+                       if (end := getattr(row, column)) is not None and end > at],
+                      row.email)
                 for row in rows]
 
 
