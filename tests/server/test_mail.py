@@ -30,10 +30,21 @@ PASSWORD = "correct horse"
 
 
 class Inbox:
-    """Every mail the SMTP server took, in order."""
+    """Every mail the SMTP server took, in order; it refuses the addresses in
+    ``refuse`` for good, as a server with no such mailbox does."""
 
     def __init__(self) -> None:
         self.mails: list[Message] = []
+        self.refuse: set[str] = set()
+        self.refused: list[str] = []
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any,  # noqa: N802
+                          address: str, options: list[str]) -> str:
+        if address in self.refuse:
+            self.refused.append(address)
+            return "550 5.1.1 no such mailbox"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
         self.mails.append(message_from_bytes(envelope.content))
@@ -83,8 +94,8 @@ def test_a_forgotten_password_comes_back_by_mail(
     ann = site.account("Ann")
     other_device = site.account("Ann")
     given = ann.put("/api/me/email", json={"email": "Ann@Example.org", "lang": "de"})
-    assert given.status_code == 202 and given.json() == {"email": "ann@example.org",
-                                                         "confirmed": False, "about": []}
+    assert given.status_code == 202 and given.json() == {
+        "email": "ann@example.org", "confirmed": False, "about": [], "refused": False}
     confirming = inbox.wait(1)
     assert confirming["To"] == "ann@example.org" and confirming["From"] == "bones@bones.test"
     assert _subject(confirming) == "bones: bestätige deine Adresse"
@@ -93,10 +104,10 @@ def test_a_forgotten_password_comes_back_by_mail(
         "email": "ann@example.org"}).status_code == 202
     token = _link(confirming, "confirm")
     assert stranger.post("/api/email/confirm", json={"token": token}).json() == {
-        "email": "ann@example.org", "confirmed": True, "about": []}
+        "email": "ann@example.org", "confirmed": True, "about": [], "refused": False}
     assert stranger.post("/api/email/confirm", json={"token": token}).status_code == 404
     assert ann.get("/api/me/email").json() == {"email": "ann@example.org", "confirmed": True,
-                                               "about": []}
+                                               "about": [], "refused": False}
 
     unknown = stranger.post("/api/password/forgot", json={"email": "bob@example.org"})
     asked = stranger.post("/api/password/forgot", json={"email": "ANN@example.org "})
@@ -175,11 +186,50 @@ def test_a_member_who_chose_it_is_mailed_a_challenge(
     body = mail.get_payload(decode=True)
     assert isinstance(body, bytes)
     assert f"{site.url}/challenge/{made.json()['id']}" in body.decode()
-    dee.put("/api/me/email/about", json={"about": []})
+    assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"  # RFC 8058
+    stop = re.fullmatch(r"<(\S+)>", mail["List-Unsubscribe"])
+    assert stop and stop[1].startswith(f"{site.url}/api/email/stop?token=")
+    for _ in range(2):  # as a mail program posts it, with no session; as often as it asks
+        stopped = httpx.post(stop[1], data={"List-Unsubscribe": "One-Click"})
+        assert stopped.status_code == 204, stopped.text
+    assert httpx.post(f"{site.url}/api/email/stop?token=made-up").status_code == 404
+    assert dee.get("/api/me/email").json()["about"] == []
     cy.post("/api/challenges", json={"name": "Dee", "table": {
         "variant": "block", "seats": [{"kind": "human", "me": True}, {"kind": "human"}]}})
     time.sleep(2)
-    assert len(inbox.mails) == 2  # no more once she chose none
+    assert len(inbox.mails) == 2  # no more once she stopped them
+
+
+def test_an_address_its_server_refuses_is_mailed_no_more(
+        mailing: tuple[Server, Inbox, Controller]) -> None:
+    """A confirmed address whose server then refuses a mail for good (550): the mail is
+    dropped, not tried again; the address is no longer confirmed, the account page
+    says why, and nothing more is sent to it until it is given and confirmed again."""
+    site, inbox, _ = mailing
+    eve, fox = site.account("Eve"), site.account("Fox")
+    eve.put("/api/me/email", json={"email": "eve@example.org"})
+    eve.post("/api/email/confirm", json={"token": _link(inbox.wait(1), "confirm")})
+    eve.put("/api/me/email/about", json={"about": ["challenge"]})
+    inbox.refuse.add("eve@example.org")  # the mailbox is gone
+    challenge = {"name": "Eve", "table": {
+        "variant": "draw", "seats": [{"kind": "human", "me": True}, {"kind": "human"}]}}
+    assert fox.post("/api/challenges", json=challenge).status_code == 201
+    deadline = time.monotonic() + 60
+    while not eve.get("/api/me/email").json()["refused"]:
+        assert time.monotonic() < deadline, "the refusal was never told"
+        time.sleep(0.3)
+    assert eve.get("/api/me/email").json() == {
+        "email": "eve@example.org", "confirmed": False, "about": ["challenge"], "refused": True}
+    _metric_reaches(site, "bones_mail_waiting 0.0")  # dropped: not kept to try again
+    assert inbox.refused == ["eve@example.org"]
+    assert httpx.post(f"{site.url}/api/password/forgot", json={
+        "email": "eve@example.org"}).status_code == 202
+    time.sleep(2)
+    assert inbox.refused == ["eve@example.org"] and len(inbox.mails) == 1  # nothing more
+    inbox.refuse.clear()  # it takes mail again: given again, it is confirmed again
+    assert eve.put("/api/me/email", json={"email": "eve@example.org"}).json()["refused"] is False
+    eve.post("/api/email/confirm", json={"token": _link(inbox.wait(2), "confirm")})
+    assert eve.get("/api/me/email").json()["confirmed"] is True
 
 
 def test_a_tournament_starting_is_mailed_only_to_those_who_chose_it() -> None:

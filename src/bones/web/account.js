@@ -249,7 +249,7 @@ async function addressSection() {
   if (!mail) return null;
   const section = h("section", { id: "address", class: "account-form" });
   const render = async (said = "") => {
-    const { email, confirmed, about } = await api("/api/me/email");
+    const { email, confirmed, about, refused } = await api("/api/me/email");
     const choices = h("fieldset", { class: "mail-about", id: "mail-about" },
       ["challenge", "tournament"].map((kind) => h("label", { class: "check" },
         h("input", { type: "checkbox", name: kind, checked: about.includes(kind), onchange: async () => {
@@ -273,6 +273,7 @@ async function addressSection() {
     fill(section, h("h2", {}, t("mail.title")), h("p", {}, t("mail.note")),
       email ? h("p", { id: "address-state" }, email, " ",
         h("small", { class: "badge" }, confirmed ? t("mail.confirmed") : t("mail.unconfirmed"))) : null,
+      refused ? h("p", { id: "address-refused", class: "form-error" }, t("mail.bounced")) : null,
       form,
       confirmed ? choices : null,
       email ? h("button", { type: "button", id: "address-remove", onclick: async () => {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from limits import RateLimitItemPerHour
 from limits.aio.strategies import MovingWindowRateLimiter
@@ -50,6 +50,9 @@ class MyAddress(BaseModel):
     about: list[str] = []
     """What you chose to be mailed about: ``challenge`` (one to you), ``tournament``
     (one you joined starting)."""
+    refused: bool = False
+    """Its mail server refused a mail to it for good since it was given (it is no longer
+    confirmed: give it again, or another)."""
 
 
 class MailAbout(BaseModel):
@@ -84,8 +87,8 @@ def mail_router(addresses: Addresses | None, redis: str | None) -> APIRouter:
     @router.get("/api/me/email", responses={401: {"description": "Not signed in"}, **NO_MAIL})
     async def mine(account: InSession) -> MyAddress:
         """Your address, and whether you confirmed it."""
-        email, confirmed, about = await run_in_threadpool(mailing().of, account.id)
-        return MyAddress(email=email, confirmed=confirmed, about=about)
+        email, confirmed, about, refused = await run_in_threadpool(mailing().of, account.id)
+        return MyAddress(email=email, confirmed=confirmed, about=about, refused=refused)
 
     @router.put("/api/me/email/about", status_code=204, responses={
         **BAD_BODY, 401: {"description": "Not signed in"},
@@ -129,6 +132,16 @@ def mail_router(addresses: Addresses | None, redis: str | None) -> APIRouter:
         except Refused as error:
             raise HTTPException(404, str(error)) from None
         return MyAddress(email=email, confirmed=True)
+
+    @router.post("/api/email/stop", status_code=204, responses=NO_MAIL)
+    async def stop(token: str = Query(min_length=1, max_length=128)) -> None:
+        """Stop every notice's mail with the link a notice's mail carried: the one-click
+        ``List-Unsubscribe`` of RFC 8058, which a mail program posts without a
+        session."""
+        try:
+            await run_in_threadpool(mailing().stop, token)
+        except Refused as error:
+            raise HTTPException(404, str(error)) from None
 
     @router.post("/api/password/forgot", status_code=202, response_class=Response, responses={
         **BAD_BODY, 429: {"description": "Too many requests from this address"}, **NO_MAIL})

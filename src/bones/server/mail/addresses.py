@@ -35,7 +35,7 @@ from bones.server.people.accounts import Refused, reset_link
 from bones.server.store.records import hash_token
 from bones.server.store.schema import AccountRow, MailLinkRow, now
 
-__all__ = ["ADDRESS", "CONFIRM", "RESET", "Addresses"]
+__all__ = ["ADDRESS", "CONFIRM", "RESET", "STOP", "Addresses"]
 
 ADDRESS = r"^[^@\s<>\"',;]{1,64}@[^@\s<>\"',;]+\.[^@\s<>\"',;.]+$"
 """An address as a mail server takes it (its server is asked no more than that)."""
@@ -43,6 +43,8 @@ CONFIRM = timedelta(days=1)
 """How long a confirming link works."""
 RESET = timedelta(hours=1)
 """How long a mailed password link works (the operator's lasts a day)."""
+STOP = timedelta(days=30)
+"""How long a notice's one-click link that stops such mails works."""
 
 
 class Addresses:
@@ -67,6 +69,7 @@ class Addresses:
             if self._owner(session, email, confirmed=True) not in (None, account):
                 raise Refused("another account has confirmed that address")
             row.email, row.email_confirmed, row.mail_lang = email, None, lang
+            row.email_refused = None
             session.execute(delete(MailLinkRow).where(MailLinkRow.account_id == account,
                                                       MailLinkRow.purpose == "confirm"))
             token = secrets.token_urlsafe(32)
@@ -115,12 +118,13 @@ class Addresses:
         self.outbox.wake.set()
         return True
 
-    def of(self, account: int) -> tuple[str | None, bool, list[str]]:
-        """The member's address, whether it is confirmed, and what they chose to be
-        mailed about."""
+    def of(self, account: int) -> tuple[str | None, bool, list[str], bool]:
+        """The member's address, whether it is confirmed, what they chose to be mailed
+        about, and whether its mail server refused a mail to it since it was given."""
         with Session(self.engine) as session:
             row = session.get_one(AccountRow, account)
-            return row.email, row.email_confirmed is not None, row.mail_about.split()
+            return (row.email, row.email_confirmed is not None, row.mail_about.split(),
+                    row.email_refused is not None)
 
     def choose(self, account: int, about: set[str]) -> None:
         """Mail the member about these notices (of :data:`~.letters.ABOUT`), or none."""
@@ -145,12 +149,26 @@ class Addresses:
                 AccountRow.mail_about.contains(kind))).all()
             for row in rows:
                 if row.email is not None and kind in row.mail_about.split():
+                    token = secrets.token_urlsafe(32)
+                    session.add(MailLinkRow(token_hash=hash_token(token), account_id=row.id,
+                                            purpose="stop", email=row.email,
+                                            expires=now() + STOP))
                     self.outbox.add(session, row.email, *letter(
                         kind, row.mail_lang or "en", f"{self.site}{path}", row.name,
-                        "" if who is None else who.name))
+                        "" if who is None else who.name),
+                        unsubscribe=f"{self.site}/api/email/stop?token={token}")
         if rows:
             self.outbox.wake.set()
         return len(rows)
+
+    def stop(self, token: str) -> None:
+        """Mail no more notices to the account a notice's one-click link was mailed for
+        (as often as a mail program asks, while the link works)."""
+        with Session(self.engine) as session, session.begin():
+            link = session.get(MailLinkRow, hash_token(token))
+            if link is None or link.purpose != "stop" or link.expires <= now():
+                raise Refused("this link has expired; choose on your account page")
+            session.get_one(AccountRow, link.account_id).mail_about = ""
 
     @staticmethod
     def _owner(session: Session, email: str, confirmed: bool) -> int | None:

@@ -321,6 +321,9 @@ class AccountRow(Base):
     suspended_until: Mapped[datetime | None] = mapped_column(default=None)
     banned_until: Mapped[datetime | None] = mapped_column(default=None)
     limited_until: Mapped[datetime | None] = mapped_column(default=None)
+    """A guest made from the browser or the address of a banned account: until then it
+    may not chat (``muted_until`` too), make or join public tables, play now or sign up
+    (``people.marks``)."""
     email: Mapped[str | None] = mapped_column(String(254), default=None, index=True)
     """The address its player gave, in lower case (``mail.addresses``). Password mails
     go to it only once ``email_confirmed``."""
@@ -330,9 +333,10 @@ class AccountRow(Base):
     mail_about: Mapped[str] = mapped_column(String(40), default="", server_default="")
     """What its player chose to be mailed about, by notice kind (``challenge``,
     ``tournament``), space-separated."""
-    """A guest made from the browser or the address of a banned account: until then it
-    may not chat (``muted_until`` too), make or join public tables, play now or sign up
-    (``people.marks``)."""
+    email_refused: Mapped[datetime | None] = mapped_column(default=None)
+    """When the address's mail server last refused a mail to it for good (its
+    confirmation was then taken back: nothing more is sent until it is confirmed
+    again)."""
 
     @hybrid_property
     def guest(self) -> bool:
@@ -523,8 +527,8 @@ class BackupRow(Base):
 
 
 class MailLinkRow(Base):
-    """A link a mail carries, kept as its token's hash: ``confirm`` an address, or
-    ``reset`` a password; used once, before ``expires``."""
+    """A link a mail carries, kept as its token's hash: ``confirm`` an address,
+    ``reset`` a password or ``stop`` the notices' mails; used once, before ``expires``."""
 
     __tablename__ = "mail_links"
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
@@ -551,6 +555,10 @@ class OutboxRow(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     error: Mapped[str | None] = mapped_column(String(300), default=None)
     sent: Mapped[datetime | None] = mapped_column(default=None)
+    dropped: Mapped[datetime | None] = mapped_column(default=None)
+    """When its address was refused for good: never tried again."""
+    unsubscribe: Mapped[str | None] = mapped_column(String(300), default=None)
+    """A notice's one-click link that stops such mails (``List-Unsubscribe``)."""
 
 
 class InviteRow(Base):
