@@ -19,11 +19,15 @@ from typing import Any
 import httpx
 import pytest
 from aiosmtpd.controller import Controller
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from bones.server.mail.addresses import Addresses
 from bones.server.mail.outbox import BACKOFF, Outbox
 from bones.server.people.accounts import Accounts
+from bones.server.people.own import Own
 from bones.server.store.records import Store
+from bones.server.store.schema import MailLinkRow
 from tests.server.live import Server, admin, free_port, sqlite_url
 
 PASSWORD = "correct horse"
@@ -248,3 +252,27 @@ def test_a_tournament_starting_is_mailed_only_to_those_who_chose_it() -> None:
     [mail] = addresses.outbox.claim()
     assert (mail.to, mail.subject) == ("ann@example.org", "bones: ваш турнир начинается")
     assert "https://bones.example/tournament/t1" in mail.body
+
+
+def test_an_address_is_in_the_export_and_goes_with_a_closed_account() -> None:
+    """"Everything bones holds about one account" holds its address, its confirmation
+    and its choices; closing the account erases them, its mails' links and the mails
+    not yet sent to it."""
+    engine = Store("sqlite://").engine
+    ann, _ = Accounts(engine).sign_up("Ann", PASSWORD)
+    addresses = Addresses(Outbox(engine), "https://bones.example")
+    addresses.give(ann.id, "ann@example.org", "pl")
+    [mail] = addresses.outbox.claim()
+    addresses.confirm(re.findall(r"/confirm#(\S+)", mail.body)[0])
+    addresses.choose(ann.id, {"challenge"})
+    own = Own(engine)
+    exported = own.export(ann.id).account
+    assert (exported.email, exported.mail_about, exported.mail_lang) == (
+        "ann@example.org", ["challenge"], "pl")
+    assert exported.email_confirmed is not None and exported.email_refused is None
+    addresses.forgot("ann@example.org", "pl")  # a link, and a mail not sent yet
+    own.close(ann.id)
+    assert addresses.outbox.waiting() == 0
+    assert addresses.of(ann.id) == (None, False, [], False)
+    with Session(engine) as session:
+        assert session.scalar(select(func.count()).select_from(MailLinkRow)) == 0

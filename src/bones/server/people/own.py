@@ -3,8 +3,9 @@ and closing it for good.
 
 Closing erases the person and keeps the games: the name becomes ``deleted-`` and the
 account's number everywhere it was written (the account, its seats, its finished games),
-the password, sessions, API tokens, ratings, roles, blocks and follows go, and every chat line
-it said is emptied. The others' games stay whole, replayable and verifiable (a record's deals
+the password, sessions, API tokens, ratings, roles, blocks and follows go, so do its mail
+address, its mails' links and the mails not yet sent to it, and every chat line it said is
+emptied. The others' games stay whole, replayable and verifiable (a record's deals
 never depended on a name); the app shows the name as "deleted player" in the reader's
 language. Reports and sanctions stay, about an account that no longer has a name; its
 open challenges are called off; and its old name is kept from others for a while
@@ -51,7 +52,9 @@ from bones.server.store.schema import (
     EntryRow,
     FollowRow,
     GameRow,
+    MailLinkRow,
     NotificationRow,
+    OutboxRow,
     PlayRow,
     RatedRow,
     RatingRow,
@@ -99,7 +102,11 @@ class Own:
             return AccountExport(
                 account=ExportedAccount(name=row.name, created=row.created.isoformat(),
                                         guest=row.password is None, bot=row.bot,
-                                        roles=row.roles.split()),
+                                        roles=row.roles.split(), email=row.email,
+                                        email_confirmed=_when(row.email_confirmed),
+                                        email_refused=_when(row.email_refused),
+                                        mail_about=row.mail_about.split(),
+                                        mail_lang=row.mail_lang),
                 sessions=[ExportedSession(created=s.created.isoformat(),
                                           expires=s.expires.isoformat(), seen=_when(s.seen),
                                           address=s.address, browser=s.browser)
@@ -161,7 +168,13 @@ class Own:
             show_as(session, account, new, old, "closed",
                     days=self.kept_days if row.password is not None else 0)
             row.password, row.roles, row.bot = None, "", False
-            for table in (SessionRow, ResetRow, TokenRow, RatingRow, NotificationRow):
+            if row.email is not None:
+                session.execute(delete(OutboxRow).where(OutboxRow.to == row.email,
+                                                        OutboxRow.sent.is_(None)))
+            row.email = row.email_confirmed = row.email_refused = row.mail_lang = None
+            row.mail_about = ""
+            for table in (SessionRow, ResetRow, TokenRow, RatingRow, NotificationRow,
+                          MailLinkRow):
                 session.execute(delete(table).where(table.account_id == account))
             session.execute(delete(BlockRow).where(or_(BlockRow.blocker_id == account,
                                                        BlockRow.blocked_id == account)))

@@ -21,6 +21,16 @@ class ExportedAccount(BaseModel):
     guest: bool
     bot: bool
     roles: list[str]
+    email: str | None = None
+    """The mail address its player gave, if any ..."""
+    email_confirmed: str | None = None
+    """... when they confirmed it ..."""
+    email_refused: str | None = None
+    """... when its mail server last refused a mail to it for good ..."""
+    mail_about: list[str] = []
+    """... what they chose to be mailed about ..."""
+    mail_lang: str | None = None
+    """... and in which language."""
 
 
 class ExportedSession(BaseModel):
