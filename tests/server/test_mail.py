@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import ssl
 import time
 from collections.abc import Iterator
 from email import message_from_bytes
@@ -19,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -28,6 +30,7 @@ from bones.server.people.accounts import Accounts
 from bones.server.people.own import Own
 from bones.server.store.records import Store
 from bones.server.store.schema import MailLinkRow
+from tests.deploy.proxy import certificate
 from tests.server.live import Server, admin, free_port, sqlite_url
 
 PASSWORD = "correct horse"
@@ -88,6 +91,43 @@ def mailing(tmp_path: Path) -> Iterator[tuple[Server, Inbox, Controller]]:
     yield site, inbox, relay
     site.stop()
     with contextlib.suppress(RuntimeError, AssertionError):  # stopped by the test
+        relay.stop()
+
+
+@pytest.mark.parametrize("scheme", ["smtp", "smtps"])
+def test_mail_goes_over_tls_with_a_login(tmp_path: Path, scheme: str) -> None:
+    """"TLS and authentication": a mail server that takes mail only over TLS (STARTTLS
+    on ``smtp://``, TLS from the first byte on ``smtps://``) and from a login is given
+    the mail, its certificate checked against the machine's trusted ones (here a
+    self-signed one made trusted for the site's process). (aiosmtpd offers a login over
+    TLS from the first byte only when not told to wait for STARTTLS.)"""
+    cert, key = certificate(tmp_path, "127.0.0.1")
+    tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    tls.load_cert_chain(cert, key)
+    logins: list[tuple[bytes, bytes]] = []
+
+    def login(server: Any, session: Any, envelope: Any, mechanism: str, data: Any
+              ) -> AuthResult:
+        logins.append((data.login, data.password))
+        return AuthResult(success=(data.login, data.password) == (b"bones", b"s3 cret"))
+
+    inbox = Inbox()
+    relay = Controller(inbox, hostname="127.0.0.1", port=free_port(), authenticator=login,
+                       auth_required=True, **(
+                           {"tls_context": tls, "require_starttls": True} if scheme == "smtp"
+                           else {"ssl_context": tls, "auth_require_tls": False}))
+    relay.start()
+    port = free_port()
+    site = Server(sqlite_url(tmp_path / "tls.db"), port=port, env={"SSL_CERT_FILE": str(cert)},
+                  extra=[f"--smtp={scheme}://bones:s3%20cret@127.0.0.1:{relay.port}",
+                         f"--origin=http://127.0.0.1:{port}"]).start()
+    try:
+        ann = site.account("Ann")
+        assert ann.put("/api/me/email", json={"email": "ann@example.org"}).status_code == 202
+        assert inbox.wait(1)["To"] == "ann@example.org"
+        assert logins == [(b"bones", b"s3 cret")]
+    finally:
+        site.stop()
         relay.stop()
 
 
