@@ -36,17 +36,20 @@ INSECURE.check_hostname, INSECURE.verify_mode = False, ssl.CERT_NONE
 
 
 def first_message(url: str, subprotocols: tuple[str, ...] = (), origin: str | None = None,
-                  timeout: float = 30) -> tuple[str | None, Any]:
+                  timeout: float = 30) -> tuple[str | None, Any, str | None]:
     """The subprotocol a socket at ``url`` (wss://, the test's certificate) was answered
-    with, and the first message it was sent. With the asyncio client: the threaded one
+    with, the first message it was sent, and the release of the process that took it.
+    With the asyncio client: the threaded one
     reads and writes one TLS connection from two threads at once, which OpenSSL does not
     allow (now and then nginx saw "bad record type" and dropped the connection, or never
     read its request)."""
-    async def run() -> tuple[str | None, Any]:
+    async def run() -> tuple[str | None, Any, str | None]:
         async with connect(url, ssl=INSECURE, open_timeout=timeout,
                            origin=None if origin is None else Origin(origin),
                            subprotocols=[Subprotocol(p) for p in subprotocols] or None) as ws:
-            return ws.subprotocol, json.loads(await asyncio.wait_for(ws.recv(), timeout))
+            assert ws.response is not None
+            return (ws.subprotocol, json.loads(await asyncio.wait_for(ws.recv(), timeout)),
+                    ws.response.headers.get("bones-release"))
 
     return asyncio.run(run())
 

@@ -24,7 +24,7 @@ def test_no_secret_reaches_the_proxy_s_logs(tmp_path: Path) -> None:
         url = f"{site.url.replace('https://', 'wss://')}/ws/{table}"
 
         def first(sent: tuple[str, ...], query: str = "") -> tuple[str | None, object]:
-            subprotocol, state = first_message(url + query, sent)
+            subprotocol, state, _ = first_message(url + query, sent)
             return subprotocol, state["you"]
 
         assert first(("bones", f"bones.token.{token}")) == ("bones", 0)  # the seat's

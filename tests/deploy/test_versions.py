@@ -1,8 +1,11 @@
 """Two versions side by side, as an upgrade process by process has them: through the
-shipped nginx, every page load gets one version's HTML and files, never a mix. The page
-names its files under its version's path; a process serves only its own version's
+shipped nginx, every page load gets one version's HTML, files and API, never a mix. The
+page names its files under its version's path; a process serves only its own version's
 (from memory: an install writing over them changes nothing it serves), and answers 404
-for another's, which nginx answers by asking the other process."""
+for another's, which nginx answers by asking the other process. The page names its
+version with each API call and socket; a process of the other turns them away with 503
+before doing anything, and nginx asks the other process (a call that changes something
+is not sent twice by nginx: the page asks again itself)."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.deploy.proxy import proxied
+from tests.deploy.proxy import first_message, proxied
 from tests.server.live import Server
 
 SOURCE = Path(__file__).resolve().parents[2] / "src" / "bones"
@@ -48,6 +51,22 @@ def _loaded(client: httpx.Client) -> tuple[str, dict[str, bytes]]:
     return version, got
 
 
+def _one_api(client: httpx.Client, url: str, version: str) -> None:
+    """The page's calls and socket, naming its version, reach only that version's
+    processes."""
+    mine = {"bones-release": version}
+    read = client.get("/api/variants", headers=mine)  # nginx asks on until it is served
+    assert read.status_code == 200 and read.headers["bones-release"] == version
+    made = client.post("/api/guest", headers=mine)  # served by its version, or turned away
+    assert (made.status_code, made.headers["bones-release"] == version) in (
+        (200, True), (503, False)), (made.status_code, made.text)
+    if made.status_code == 503:
+        assert made.json()["code"] == "release"
+    socket = url.replace("https://", "wss://") + "/ws/lobby"
+    _, message, release = first_message(socket, ("bones", f"bones.release.{version}"))
+    assert message["type"] == "lobby" and release == version
+
+
 def test_every_page_load_gets_one_version_s_files(tmp_path: Path) -> None:
     web = {"old": SOURCE / "web", "new": _next_release(tmp_path / "next")}
     (tmp_path / "site").mkdir()
@@ -65,6 +84,14 @@ def test_every_page_load_gets_one_version_s_files(tmp_path: Path) -> None:
             assert len(mine) == 1, f"version {version}'s page got a mix of files"
             assert seen.setdefault(version, mine[0]) == mine[0]
             assert len(files) > 15  # the page, its style, and every module
+            _one_api(client, site.url, version)
         assert sorted(seen.values()) == ["new", "old"], "both processes served pages"
+        for app in site.apps:  # each, asked not through nginx, turns the other release away
+            straight = httpx.Client(base_url=f"http://127.0.0.1:{app.port}")
+            own = straight.get("/api/variants").headers["bones-release"]
+            other = next(v for v in seen if v != own)
+            turned = straight.post("/api/guest", headers={"bones-release": other})
+            assert turned.status_code == 503 and turned.json()["code"] == "release"
+            assert straight.post("/api/guest", headers={"bones-release": own}).status_code == 200
         assert client.get("/static/app.js").headers["cache-control"] == "no-cache"
         assert "immutable" in client.get(f"/static/{version}/app.js").headers["cache-control"]

@@ -6,6 +6,7 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { api } from "./net.js";
 
 export const clockText = (seconds) =>
   `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, "0")}`;
@@ -132,7 +133,7 @@ export async function ratingChanges(screen) {
   if (!table.rated) return null;
   let moved;
   try {
-    moved = await (await fetch(`/api/games/${table.id}/ratings`)).json();
+    moved = await api(`/api/games/${table.id}/ratings`);
   } catch {
     return null;
   }

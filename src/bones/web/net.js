@@ -1,13 +1,29 @@
 // Talking to the bones server: REST for tables, one WebSocket per seat that comes back
 // by itself after a drop or a reload (the seat token is kept in localStorage).
 
+// The release this page is of: the version in the path it was loaded from
+// (`/static/{version}/net.js`). It goes with every call and socket, so that while an
+// upgrade has two releases side by side the page talks to its own release's API only.
+export const RELEASE = new URL(import.meta.url).pathname.match(/^\/static\/([0-9a-f]{16})\//)?.[1] ?? null;
+const ASKS = 6;  // times a call turned away by another release's process is asked again
+
 // GET without a body, POST with one, or the `method` given; `headers` besides.
 export async function api(path, body = undefined, method = body === undefined ? "GET" : "POST",
   headers = {}) {
-  const response = await fetch(path, body === undefined ? { method, headers } : {
-    method, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body),
-  });
-  const data = response.status === 204 ? null : await response.json().catch(() => ({}));
+  const sent = { ...headers, ...(RELEASE ? { "bones-release": RELEASE } : {}) };
+  let response, data;
+  for (let ask = 1; ; ask += 1) {
+    response = await fetch(path, body === undefined ? { method, headers: sent } : {
+      method, headers: { ...sent, "content-type": "application/json" }, body: JSON.stringify(body),
+    });
+    data = response.status === 204 ? null : await response.json().catch(() => ({}));
+    if (response.status !== 503 || data.code !== "release") break;
+    if (ask === ASKS) {  // no process has this page's release any more: load the new one
+      location.reload();
+      break;
+    }
+    await new Promise((done) => setTimeout(done, 200 * ask));
+  }
   if (!response.ok) {  // the English detail is for programs; the page says it by `status`
     const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : data.detail;
     // A sanction's refusal carries its `code` (banned, suspended, muted) and `until`.
@@ -69,10 +85,14 @@ export class Connection {
     // which proxies write to their logs.
     const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
     const secret = this.token ? `bones.token.${this.token}` : invite ? `bones.invite.${invite}` : null;
-    const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.table}`,
-      secret ? ["bones", secret] : ["bones"]);
+    const offered = ["bones", ...(secret ? [secret] : []), ...(RELEASE ? [`bones.release.${RELEASE}`] : [])];
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${this.table}`, offered);
     this.ws = ws;
-    ws.onopen = () => this.onStatus?.(true);
+    let opened = false;
+    ws.onopen = () => {
+      opened = true;
+      this.onStatus?.(true);
+    };
     ws.onmessage = (event) => {
       this.delay = 250;  // served: the next drop comes back quickly (one turned away at once backs off)
       const message = JSON.parse(event.data);
@@ -95,6 +115,9 @@ export class Connection {
         this.onEnd?.(event.code);
         return;
       }
+      // Never opened: perhaps no process has this page's release any more; a call finds
+      // out (and loads the new release if so).
+      if (!opened) api("/api/site").catch(() => null);
       this.retry = setTimeout(() => this.open(), this.delay);
       this.delay = Math.min(this.delay * 2, 5000);
     };

@@ -35,7 +35,7 @@ from bones.server.edge.games import games_router
 from bones.server.edge.guard import Guard
 from bones.server.edge.mail import mail_router
 from bones.server.edge.operator import operator_router
-from bones.server.edge.pages import page_routes
+from bones.server.edge.pages import page_routes, web_files
 from bones.server.edge.profiles import profiles_router
 from bones.server.edge.seek import seek_router
 from bones.server.edge.sockets import sockets_router
@@ -132,8 +132,10 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
                   description="Dominoes tables: create, join, watch and play over WebSockets. "
                   "The WebSocket protocol is in docs/protocol.md.")
     app.state.hub = hub
+    web = web_files()
     app.add_middleware(Guard, origins=hub.settings.origins, redis=hub.settings.redis,
-                       rate=hub.settings.rest_rate)
+                       rate=hub.settings.rest_rate,
+                       release=None if web is None else web.version)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
@@ -175,7 +177,7 @@ def create_app(db: str = DEFAULT_DB, settings: Settings | None = None,
     for router in routers:
         app.include_router(router)
     docs_routes(app)
-    page_routes(app)
+    page_routes(app, web)
     return app
 
 

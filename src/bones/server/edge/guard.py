@@ -1,6 +1,15 @@
 """What stands between the network and the app: security headers on every answer, the
 Origin check on WebSocket upgrades and on requests that change things, a limit on the
-size of a request's body, and a per-address rate limit on REST calls and new sockets.
+size of a request's body, a per-address rate limit on REST calls and new sockets, and
+one release's API for each page.
+
+A page sends its release (``edge.pages``) with every API call, as the header
+``bones-release``, and with every socket, as the subprotocol ``bones.release.<version>``.
+While an upgrade has processes of two releases side by side, one of the other release
+turns them away with 503 before doing anything (code ``release``), which the shipped
+nginx answers by asking the next process, and the page by asking again (a change, which
+nginx does not send twice) or, once no process has its release, by loading the new one.
+A program that sends no release is served by any process.
 
 The rate limit keeps its counts in a ``limits`` storage: in memory for one process, in
 Redis when the server has one, so that an address counts the same at every process.
@@ -27,7 +36,8 @@ from bones.server import logs
 from bones.server.edge.apidocs import PAGES
 from bones.server.sites.counting import limit_storage
 
-__all__ = ["CSP", "DOCS_CSP", "HSTS", "MAX_BODY", "Guard", "allowed_origin", "unsealed"]
+__all__ = ["CSP", "DOCS_CSP", "HSTS", "MAX_BODY", "RELEASE", "Guard", "allowed_origin",
+           "unsealed"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -53,6 +63,8 @@ HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"
            (b"referrer-policy", b"no-referrer"),
            (b"cross-origin-opener-policy", b"same-origin")]
 CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+RELEASE = "bones.release."
+"""A socket's subprotocol naming the page's release (its header is ``bones-release``)."""
 SECRETS = ("token", "invite")
 """What a socket may carry that must not be in its URL (see :func:`unsealed`)."""
 
@@ -72,8 +84,12 @@ class Guard:
     """ASGI middleware around the bones app."""
 
     def __init__(self, app: App, *, origins: tuple[str, ...] = (), rate: float = 20.0,
-                 max_body: int = MAX_BODY, redis: str | None = None) -> None:
+                 max_body: int = MAX_BODY, redis: str | None = None,
+                 release: str | None = None) -> None:
+        """``release``: this process's (None: no page, none checked)."""
         self.app, self.origins, self.max_body = app, origins, max_body
+        self.release = release
+        self.released = [] if release is None else [(b"bones-release", release.encode())]
         burst = max(1, round(rate * 3))
         self.item = RateLimitItemPerSecond(burst, 3)
         self.limiter = MovingWindowRateLimiter(limit_storage(redis))
@@ -117,6 +133,17 @@ class Guard:
         client = scope.get("client")
         return str(client[0]) if client else "?"
 
+    def _other_release(self, scope: Scope) -> str | None:
+        """The release a page names, if this process is not of it."""
+        if self.release is None:
+            return None
+        if scope["type"] == "websocket":
+            named = next((p.removeprefix(RELEASE) for p in scope.get("subprotocols", [])
+                          if p.startswith(RELEASE)), None)
+        else:
+            named = self._header(scope, b"bones-release")
+        return named if named is not None and named != self.release else None
+
     async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
         # Refused before the handshake completes: the browser sees HTTP 403.
         foreign = self._foreign(scope)
@@ -124,19 +151,37 @@ class Guard:
             logs.refused("origin" if foreign else "rate", path=scope["path"])
             await send({"type": "websocket.close", "code": 4403})
             return
+        if self._other_release(scope) is not None:
+            logs.refused("release", path=scope["path"])
+            if "websocket.http.response" in scope.get("extensions", {}):
+                await _answer(send, 503, self._another(), [(b"retry-after", b"1")],
+                              "websocket.http.response", "release")
+            else:  # 1013, try again later (no server of bones's runs without it)
+                await send({"type": "websocket.close", "code": 1013})
+            return
         scope = unsealed(scope)
         offered = "bones" in scope.get("subprotocols", [])
 
         async def agreed(message: Message) -> None:
-            if offered and message["type"] == "websocket.accept" \
-                    and not message.get("subprotocol"):
-                message["subprotocol"] = "bones"
+            if message["type"] == "websocket.accept":
+                message["headers"] = [*message.get("headers", []), *self.released]
+                if offered and not message.get("subprotocol"):
+                    message["subprotocol"] = "bones"
             await send(message)
 
         await self.app(scope, receive, agreed)
 
+    def _another(self) -> str:
+        return (f"this process runs release {self.release}: a page of another is served "
+                "by another process, or loads this one")
+
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         path: str = scope["path"]
+        if path.startswith("/api/") and self._other_release(scope) is not None:
+            logs.refused("release", path=path)
+            await _answer(send, 503, self._another(),
+                          [(b"retry-after", b"1"), *self.released], code="release")
+            return
         if scope["method"] in CHANGES and self._foreign(scope):
             logs.refused("origin", path=path)
             await _answer(send, 403, "requests from another site's pages are refused")
@@ -170,7 +215,7 @@ class Guard:
             if message["type"] == "http.response.start":
                 started = True
                 message["headers"] = [*message.get("headers", []), *HEADERS, *secure,
-                                      (b"content-security-policy", policy)]
+                                      *self.released, (b"content-security-policy", policy)]
             await send(message)
 
         await self.app(scope, counted, headed)
@@ -206,10 +251,13 @@ def unsealed(scope: Scope) -> Scope:
 
 
 async def _answer(send: Send, status: int, detail: str,
-                  headers: list[tuple[bytes, bytes]] | None = None) -> None:
-    body = json.dumps({"detail": detail}).encode()
-    await send({"type": "http.response.start", "status": status,
+                  headers: list[tuple[bytes, bytes]] | None = None,
+                  kind: str = "http.response", code: str | None = None) -> None:
+    """An answer made here (``kind``: ``websocket.http.response`` before a socket's
+    handshake), its JSON's ``code`` for a page to act on."""
+    body = json.dumps({"detail": detail, **({} if code is None else {"code": code})}).encode()
+    await send({"type": f"{kind}.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode()), *HEADERS,
                             *(headers or [])]})
-    await send({"type": "http.response.body", "body": body})
+    await send({"type": f"{kind}.body", "body": body})

@@ -2,7 +2,10 @@
 path the app routes itself (the page reads the path).
 
 The files are read once, when the process starts, and served from memory under a path
-named for their content's hash, ``/static/{version}/app.js``, which the page names: a
+named for the release, ``/static/{version}/app.js``, which the page names (the version
+is a hash of the web files and of the server's modules: two processes of one release
+have the same, any change makes another; the page sends it with each API call and
+socket, and a process of another release passes them on, ``edge.guard``): a
 cache (the browser's, the proxy's, the service worker's) keeps them for good and never
 serves a stale one, and a process goes on serving its own version's files whatever an
 install writes over them meanwhile. Another version's path is not found here (404),
@@ -23,7 +26,7 @@ from pathlib import Path
 from fastapi import FastAPI, HTTPException
 from fastapi.responses import Response
 
-__all__ = ["Web", "page_routes"]
+__all__ = ["Web", "page_routes", "web_files"]
 
 WEB = Path(str(resources.files("bones") / "web"))
 mimetypes.add_type("application/manifest+json", ".webmanifest")
@@ -46,11 +49,15 @@ class Web:
 
     @classmethod
     def read(cls, folder: Path = WEB) -> Web:
-        """Every file of ``folder``, and a version that changes with any of them."""
+        """Every file of ``folder``, and a version that changes with any of them or with
+        any module of the package beside it (the API the page talks to)."""
         files = {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
         digest = hashlib.sha256()
         for name, body in files.items():
             digest.update(name.encode() + b"\0" + body)
+        for module in sorted(folder.parent.rglob("*.py")):
+            digest.update(module.relative_to(folder.parent).as_posix().encode() + b"\0"
+                          + module.read_bytes())
         return cls(files, digest.hexdigest()[:16])
 
     def page(self) -> bytes:
@@ -72,11 +79,15 @@ class Web:
         return Response(body, media_type=kind, headers={"Cache-Control": cache})
 
 
-def page_routes(app: FastAPI) -> None:
-    """The pages, on ``app`` itself."""
-    if not (WEB / "index.html").is_file():
+def web_files() -> Web | None:
+    """The web app as this install has it, if it has one."""
+    return Web.read() if (WEB / "index.html").is_file() else None
+
+
+def page_routes(app: FastAPI, web: Web | None) -> None:
+    """The pages, on ``app`` itself (none without ``web``: the files are not there)."""
+    if web is None:
         return
-    web = Web.read()
     page, worker = web.page(), web.service_worker()
 
     @app.get("/sw.js", include_in_schema=False)
