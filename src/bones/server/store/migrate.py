@@ -3,7 +3,10 @@
 Every change to the tables is a revision in ``migrations/versions`` (write the next one
 beside the last, by hand, with Alembic's ``op``); a store at any older revision, or one
 written before there were revisions, is upgraded in place when a server starts, with
-every game kept. Several servers starting at once on PostgreSQL take turns.
+every game kept. Several servers starting at once on PostgreSQL take turns. A store a
+newer release migrated is left as it is, and this release runs on it (each migration is
+written so that the release before still runs on its tables): a process of the release
+before, restarted in the middle of an upgrade or rolled back to, starts.
 
 >>> from sqlalchemy import create_engine, inspect
 >>> engine = create_engine("sqlite://")
@@ -14,18 +17,22 @@ True
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util.exc import CommandError
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, Engine
 
 __all__ = ["downgrade", "revision", "upgrade"]
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+log = logging.getLogger("bones.server")
 
 
 def _config(connection: Connection) -> Config:
@@ -36,8 +43,22 @@ def _config(connection: Connection) -> Config:
 
 
 def upgrade(engine: Engine, to: str = "head") -> None:
-    """Apply every revision the store lacks (up to ``to``), in one transaction."""
-    _migrate(engine, command.upgrade, to)
+    """Apply every revision the store lacks (up to ``to``), in one transaction; none
+    to a store at a revision this release does not know (a newer release's)."""
+    _migrate(engine, _forward, to)
+
+
+def _forward(config: Config, to: str) -> None:
+    at = MigrationContext.configure(config.attributes["connection"]).get_current_revision()
+    try:
+        known = at is None or ScriptDirectory.from_config(config).get_revision(at) is not None
+    except CommandError:
+        known = False
+    if not known:
+        log.warning("the store is at revision %s, which a newer release of bones made: "
+                    "this one runs on it as it is", at)
+        return
+    command.upgrade(config, to)
 
 
 def downgrade(engine: Engine, to: str) -> None:
