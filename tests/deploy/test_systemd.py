@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 UNITS = Path(__file__).resolve().parents[2] / "deploy" / "systemd"
-INSTALLED = "/opt/bones/.venv/bin/bones"
+INSTALLED = "/opt/bones/current/.venv/bin/bones"
 
 
 def test_the_units_are_valid_and_sandboxed(tmp_path: Path) -> None:
