@@ -462,3 +462,32 @@ def test_the_page_rides_out_a_server_restart(browser: Browser, tmp_path: Path) -
     finally:
         page.close()
         running.stop()
+
+
+def test_a_page_of_a_release_no_process_has_any_more_loads_the_new_one(
+        web: Server, browser: Browser) -> None:
+    """During an upgrade a page names its release with each call; a process of another
+    turns it away (503, code ``release``) and the page asks again, and once no process
+    has its release (the upgrade is over) it loads the new one: the player never sees
+    a call answered by another release's API."""
+    context = browser.new_context(**DESKTOP)  # type: ignore[arg-type]
+    try:
+        page = context.new_page()
+        page.goto(f"{web.url}/")
+        release = page.evaluate("new URL(document.scripts[0].src).pathname.split('/')[2]")
+        assert len(release) == 16
+        asked: list[str | None] = []
+
+        def elsewhere(route: Any) -> None:
+            asked.append(route.request.headers.get("bones-release"))
+            route.fulfill(status=503, json={"detail": "another release", "code": "release"})
+
+        page.route("**/api/variants", elsewhere)
+        page.evaluate("window.beforeTheReload = true")
+        with page.expect_navigation(timeout=30_000):
+            page.evaluate("() => { import(new URL('net.js', document.scripts[0].src))"
+                          ".then((net) => net.api('/api/variants')); }")
+        assert asked == [release] * 6  # asked again, then the page loaded anew
+        assert page.evaluate("window.beforeTheReload") is None
+    finally:
+        context.close()
