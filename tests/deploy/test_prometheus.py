@@ -9,7 +9,9 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -84,13 +86,15 @@ def test_the_alerts_fire_when_postgresql_and_redis_stop(postgres: tuple[str, Pat
                                                         tmp_path: Path) -> None:
     """deploy/prometheus's rules, in a Prometheus scraping a live process every second:
     PostgreSQL and Redis stopped under it, the store's and Redis's alerts fire (after
-    their 30 s), though no move is written meanwhile."""
+    their 30 s), though no move is written meanwhile. The process's log says so in a
+    line now and then, never a traceback, however often players ask it meanwhile."""
     url, folder = postgres
     redis_dir = Path(tempfile.mkdtemp(prefix="bones-redis-"))
     redis_url = subprocess.run(["bash", str(ROOT / "scripts/redis-temp"), "start",
                                 str(redis_dir)], check=True, capture_output=True,
                                text=True).stdout.strip()
-    server = Server(url, limits={"redis": redis_url, "bot-workers": 0}).start()
+    log = tmp_path / "app.log"
+    server = Server(url, limits={"redis": redis_url, "bot-workers": 0}, log=log).start()
     watching = free_port()
     config = tmp_path / "prometheus.yml"
     config.write_text(yaml.safe_dump({
@@ -110,9 +114,19 @@ def test_the_alerts_fire_when_postgresql_and_redis_stop(postgres: tuple[str, Pat
         pg("stop", folder)
         subprocess.run(["bash", str(ROOT / "scripts/redis-temp"), "stop", str(redis_dir)],
                        check=True)
-        fired = _alerts(watching, lambda on: {"BonesStoreAway", "BonesRedisAway"} <= {
-            name for name, state in on.items() if state == "firing"}, 120)
+        before, began = len(log.read_bytes()), time.monotonic()
+        asking = threading.Event()
+        players = threading.Thread(target=_ask, args=(server.url, asking))
+        players.start()
+        try:
+            fired = _alerts(watching, lambda on: {"BonesStoreAway", "BonesRedisAway"} <= {
+                name for name, state in on.items() if state == "firing"}, 120)
+        finally:
+            asking.set()
+            players.join(timeout=60)
         assert fired["BonesProcessDown"] in ("pending", "firing")  # bones_ready is 0 too
+        _said_seldom(log.read_bytes()[before:].decode(errors="replace"),
+                     time.monotonic() - began)
     finally:
         prometheus.terminate()
         prometheus.wait(timeout=30)
@@ -120,6 +134,25 @@ def test_the_alerts_fire_when_postgresql_and_redis_stop(postgres: tuple[str, Pat
         subprocess.run(["bash", str(ROOT / "scripts/redis-temp"), "stop", str(redis_dir)],
                        check=False)
         shutil.rmtree(redis_dir, ignore_errors=True)
+
+
+def _ask(url: str, stop: threading.Event) -> None:
+    """Players asking the site what needs the store, ten times a second, until ``stop``."""
+    with httpx.Client(base_url=url, timeout=10) as client:
+        while not stop.wait(0.1):
+            for path in ("/api/leaderboard?variant=draw&players=2", "/api/games", "/readyz"):
+                client.get(path)
+
+
+def _said_seldom(said: str, seconds: float) -> None:
+    """An outage's log: no traceback, and each thing said at most once every few seconds
+    (the numbers in a line and its request's context aside: "and 12 more like it")."""
+    assert "Traceback" not in said, said[:3000]
+    lines = [re.sub(r"\d+", "N", re.sub(r"\[request=[^]]*\]", "", line.split(" ", 2)[-1]))
+             for line in said.splitlines() if line.strip()]
+    assert lines, "the outage was not logged"
+    for line, count in Counter(lines).items():
+        assert count <= seconds / 5 + 2, (count, line, seconds)
 
 
 def _alerts(port: int, done: Callable[[dict[str, str]], bool], within: float
