@@ -30,3 +30,9 @@ def test_the_walk_types_every_step_of_the_page_as_written() -> None:
         checked = subprocess.run(["bash", "-n"], input=block, text=True, capture_output=True)
         assert checked.returncode == 0, (block, checked.stderr)
         assert not block.startswith(" "), block  # dedented as a person types it
+    upgrade, back = walk.upgrading()  # --upgrade: the passage's upgrade and roll back
+    assert 'sudo ln -sfn "$REL" /opt/bones/current' in upgrade
+    assert 'sudo ln -sfn "$OLD" /opt/bones/current' in back
+    for block in (upgrade, back):
+        checked = subprocess.run(["bash", "-n"], input=block, text=True, capture_output=True)
+        assert checked.returncode == 0, (block, checked.stderr)
