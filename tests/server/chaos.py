@@ -136,6 +136,8 @@ class Site:
         return act(rng.choice(self.alive()))
 
 
+JOINS = 5
+"""Times a seat is asked for before its join is taken as done with its answer lost."""
 PACE = 0.15
 """Seconds a scripted human takes to move, on average: games last long enough to see
 processes die under them."""
@@ -209,11 +211,15 @@ def _game(site: Site, number: int, deadline: float, report: Report,
     secret = made["invite"].split("#invite=")[1]
     for n, seat in enumerate(seats[1:], 1):
         if seat["kind"] == "human":
-            try:
-                tokens.append(site.call(rng, lambda s, n=n: s.join(
-                    table, f"C{number}-{n}", secret))["token"])
-            except AssertionError:  # joined, but the answer died with a process
-                report.lost_joins += 1
+            for _ in range(JOINS):  # refused by a process going down: asked again
+                try:
+                    tokens.append(site.call(rng, lambda s, n=n: s.join(
+                        table, f"C{number}-{n}", secret))["token"])
+                    break
+                except AssertionError:
+                    time.sleep(0.5)
+            else:  # joined, but the answer died with a process (the seat is no longer
+                report.lost_joins += 1  # free, so asking again is refused)
     seen: list[list[Message]] = [[] for _ in tokens]
     results[table] = seen
     players = [threading.Thread(target=_human, args=(site, table, token, number * 10 + i,

@@ -20,8 +20,7 @@ from bones.server.people.devices import SEEN_EVERY, Where, devices
 from bones.server.sockets.allowance import SIGNED_OUT
 from bones.server.store.records import Store
 from bones.server.store.schema import SessionRow, now
-from tests.server.live import Client, Server, closed_code
-from tests.server.test_moderation import _admin
+from tests.server.live import Client, Server, admin, closed_code
 
 PHONE = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
          "Chrome/131.0.0.0 Mobile Safari/537.36")
@@ -152,15 +151,15 @@ def test_the_operator_lists_and_signs_out_sessions(server: Server) -> None:
     name = _name("Opr")
     laptop, phone = _on(server, name, LAPTOP), _on(server, name, PHONE)
     laptop.post("/api/tokens", json={"label": "my bot"}).raise_for_status()
-    listed = _admin(server.db, "sessions", name)
+    listed = admin(server.db, "sessions", name)
     assert "Firefox · Linux" in listed and "Chrome · Android" in listed
     assert "127.0.0.1" in listed and "my bot" in listed
     phone_id = next(s["id"] for s in phone.get("/api/sessions").json() if s["current"])
-    assert f"{name}: 1 signed out" in _admin(server.db, "sign-out", name, phone_id,
+    assert f"{name}: 1 signed out" in admin(server.db, "sign-out", name, phone_id,
                                             "--reason", "lost phone")
     assert phone.get("/api/me").status_code == 401 and laptop.get("/api/me").status_code == 200
-    assert "sign-out" in _admin(server.db, "audit", "--name", name)
-    assert f"{name}: 2 signed out" in _admin(server.db, "sign-out", name, "--reason", "all")
+    assert "sign-out" in admin(server.db, "audit", "--name", name)
+    assert f"{name}: 2 signed out" in admin(server.db, "sign-out", name, "--reason", "all")
     assert laptop.get("/api/me").status_code == 401
 
 
@@ -176,6 +175,6 @@ def test_a_device_signed_out_at_one_process_is_told_at_another(
     theirs = next(s["id"] for s in there.get("/api/sessions").json() if s["current"])
     assert here.delete(f"/api/sessions/{theirs}").status_code == 204
     assert closed_code(at_second) == SIGNED_OUT
-    assert f"{name}: 2 signed out" in _admin(first.db, "--redis", redis_url, "sign-out", name,
+    assert f"{name}: 2 signed out" in admin(first.db, "--redis", redis_url, "sign-out", name,
                                             "--reason", "every device")
     assert closed_code(at_third) == SIGNED_OUT

@@ -10,8 +10,7 @@ import random
 
 import httpx
 
-from tests.server.live import Server
-from tests.server.test_moderation import _admin
+from tests.server.live import Server, admin
 
 PUBLIC = {"variant": "draw", "public": True,
           "seats": [{"kind": "human", "me": True}, {"kind": "human"}]}
@@ -28,7 +27,7 @@ def _code(answer: httpx.Response) -> tuple[int, str | None]:
 def test_a_banned_browser_is_a_limited_guest_until_the_ban_is_lifted(server: Server) -> None:
     name = _name("Ban")
     browser = server.account(name)
-    assert "is banned for 60 minutes" in _admin(server.db, "ban", name, "--reason", "scam",
+    assert "is banned for 60 minutes" in admin(server.db, "ban", name, "--reason", "scam",
                                                 "--minutes", "60")
     again = browser.post("/api/guest").json()  # the same browser, its session ended
     assert again["guest"] and again["name"] != name and again["limited"] is not None
@@ -51,7 +50,7 @@ def test_a_banned_browser_is_a_limited_guest_until_the_ban_is_lifted(server: Ser
     elsewhere = httpx.Client(base_url=server.url)
     assert elsewhere.post("/api/guest").json()["limited"] is None  # another browser
     assert elsewhere.post("/api/tables", json=PUBLIC).status_code == 201
-    _admin(server.db, "unban", name, "--reason", "appealed")
+    admin(server.db, "unban", name, "--reason", "appealed")
     browser.cookies.clear()
     browser.post("/api/guest").raise_for_status()
     assert browser.post("/api/tables", json=PUBLIC).status_code == 201

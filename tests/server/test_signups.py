@@ -10,8 +10,7 @@ import pytest
 
 from bones.server.people.accounts import Accounts, SignupsClosed
 from bones.server.store.records import Store
-from tests.server.live import Server, sqlite_url
-from tests.server.test_moderation import _admin
+from tests.server.live import Server, admin, sqlite_url
 
 ANN = {"name": "Ann", "password": "correct horse"}
 
@@ -22,7 +21,7 @@ def test_sign_ups_by_invitation_take_one_account_each(tmp_path: Path) -> None:
         assert httpx.get(f"{site.url}/api/site").json()["signups"] == "invite"
         refused = httpx.post(f"{site.url}/api/signup", json=ANN)
         assert refused.status_code == 403 and refused.json()["code"] == "invite_needed"
-        links = _admin(site.db, "invite", "--count", "2", "--site", site.url).split()
+        links = admin(site.db, "invite", "--count", "2", "--site", site.url).split()
         assert len(links) == 2 and all(link.startswith(f"{site.url}/account#invite=")
                                       for link in links)
         token = links[0].split("#invite=")[1]
@@ -32,7 +31,7 @@ def test_sign_ups_by_invitation_take_one_account_each(tmp_path: Path) -> None:
             "name": "Bo", "password": "correct horse", "invite": token})
         assert again.status_code == 403 and again.json()["code"] == "invite_needed"
         assert httpx.post(f"{site.url}/api/guest").status_code == 200  # guests play
-        assert " invite " in _admin(site.db, "audit")
+        assert " invite " in admin(site.db, "audit")
     finally:
         site.stop()
 
