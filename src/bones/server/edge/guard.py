@@ -7,8 +7,9 @@ A page sends its release (``edge.pages``) with every API call, as the header
 ``bones-release``, and with every socket, as the subprotocol ``bones.release.<version>``.
 While an upgrade has processes of two releases side by side, one of the other release
 turns them away with 503 before doing anything (code ``release``), which the shipped
-nginx answers by asking the next process, and the page by asking again (a change, which
-nginx does not send twice) or, once no process has its release, by loading the new one.
+nginx answers by asking the next process (a change it may not pass on: the page then
+asks again itself), and the page, once no process has its release, by loading the new
+one.
 A program that sends no release is served by any process.
 
 The rate limit keeps its counts in a ``limits`` storage: in memory for one process, in
