@@ -483,11 +483,17 @@ def test_a_page_of_a_release_no_process_has_any_more_loads_the_new_one(
             route.fulfill(status=503, json={"detail": "another release", "code": "release"})
 
         page.route("**/api/variants", elsewhere)
-        page.evaluate("window.beforeTheReload = true")
-        with page.expect_navigation(timeout=30_000):
-            page.evaluate("() => { import(new URL('net.js', document.scripts[0].src))"
-                          ".then((net) => net.api('/api/variants')); }")
-        assert asked == [release] * 6  # asked again, then the page loaded anew
-        assert page.evaluate("window.beforeTheReload") is None
+        page.wait_for_load_state()
+        loads: list[tuple[str, int]] = []  # each page load, and the calls asked before it
+        page.on("request", lambda r: loads.append((r.url, len(asked)))
+                if r.resource_type == "document" else None)
+        page.evaluate("() => { import(new URL('net.js', document.scripts[0].src))"
+                      ".then((net) => net.api('/api/variants')); }")
+        for _ in range(150):
+            if loads:
+                break
+            page.wait_for_timeout(200)
+        assert loads[0] == (f"{web.url}/", 6)  # asked again, then the page loaded anew
+        assert asked[:6] == [release] * 6
     finally:
         context.close()
