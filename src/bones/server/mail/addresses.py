@@ -72,9 +72,7 @@ class Addresses:
             row.email_refused = None
             session.execute(delete(MailLinkRow).where(MailLinkRow.account_id == account,
                                                       MailLinkRow.purpose == "confirm"))
-            token = secrets.token_urlsafe(32)
-            session.add(MailLinkRow(token_hash=hash_token(token), account_id=account,
-                                    purpose="confirm", email=email, expires=now() + CONFIRM))
+            token = _linked(session, account, "confirm", email, CONFIRM)
             self.outbox.add(session, email, *letter(
                 "confirm", lang, f"{self.site}/confirm#{token}", row.name))
         self.outbox.wake.set()
@@ -83,8 +81,8 @@ class Addresses:
     def confirm(self, token: str) -> str:
         """Confirm the address a link was mailed to (once): answers it."""
         with Session(self.engine) as session, session.begin():
-            link = session.get(MailLinkRow, hash_token(token))
-            if link is None or link.purpose != "confirm" or link.expires <= now():
+            link = _working(session, token, "confirm")
+            if link is None:
                 raise Refused("this link has been used or has expired; ask for another")
             row = session.get_one(AccountRow, link.account_id)
             session.delete(link)
@@ -149,10 +147,7 @@ class Addresses:
                 AccountRow.mail_about.contains(kind))).all()
             for row in rows:
                 if row.email is not None and kind in row.mail_about.split():
-                    token = secrets.token_urlsafe(32)
-                    session.add(MailLinkRow(token_hash=hash_token(token), account_id=row.id,
-                                            purpose="stop", email=row.email,
-                                            expires=now() + STOP))
+                    token = _linked(session, row.id, "stop", row.email, STOP)
                     self.outbox.add(session, row.email, *letter(
                         kind, row.mail_lang or "en", f"{self.site}{path}", row.name,
                         "" if who is None else who.name),
@@ -165,8 +160,8 @@ class Addresses:
         """Mail no more notices to the account a notice's one-click link was mailed for
         (as often as a mail program asks, while the link works)."""
         with Session(self.engine) as session, session.begin():
-            link = session.get(MailLinkRow, hash_token(token))
-            if link is None or link.purpose != "stop" or link.expires <= now():
+            link = _working(session, token, "stop")
+            if link is None:
                 raise Refused("this link has expired; choose on your account page")
             session.get_one(AccountRow, link.account_id).mail_about = ""
 
@@ -177,3 +172,20 @@ class Addresses:
         if confirmed:
             query = query.where(AccountRow.email_confirmed.is_not(None))
         return session.scalar(query.limit(1))
+
+
+def _linked(session: Session, account: int, purpose: str, email: str, lasts: timedelta
+            ) -> str:
+    """A new link's token for ``purpose``, kept (as its hash) in the caller's
+    transaction, working for ``lasts``."""
+    token = secrets.token_urlsafe(32)
+    session.add(MailLinkRow(token_hash=hash_token(token), account_id=account,
+                            purpose=purpose, email=email, expires=now() + lasts))
+    return token
+
+
+def _working(session: Session, token: str, purpose: str) -> MailLinkRow | None:
+    """The link of ``token``, if it is one for ``purpose`` and has not expired."""
+    link = session.get(MailLinkRow, hash_token(token))
+    return link if link is not None and link.purpose == purpose and link.expires > now() \
+        else None
